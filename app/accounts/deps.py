@@ -1,0 +1,111 @@
+"""Who is asking: session cookie on pages, Bearer token on the API; CSRF on both."""
+from __future__ import annotations
+
+import secrets
+from typing import Annotated
+
+from fastapi import Depends, Request
+from sqlmodel import Session
+
+from app.accounts import service
+from app.accounts.models import User
+from app.core.db import WRITE_METHODS, get_session
+from app.core.errors import DomainError
+from app.core.i18n import choose_locale
+from app.core.security import (
+    CSRF_COOKIE,
+    CSRF_FIELD,
+    CSRF_HEADER,
+    LANG_COOKIE,
+    SESSION_COOKIE,
+    csrf_token_for,
+    csrf_token_valid,
+    same_origin,
+)
+
+SessionDep = Annotated[Session, Depends(get_session, scope="function")]
+
+
+def _secret(request: Request) -> str:
+    return request.app.state.secret_key
+
+
+def _set_locale(request: Request, user: User | None) -> None:
+    request.state.locale = choose_locale(
+        user.locale if user else None, request.cookies.get(LANG_COOKIE), request.headers.get("accept-language")
+    )
+
+
+async def csrf_checked(request: Request) -> None:
+    """Every page request gets a CSRF cookie; unsafe ones must prove they came from our form."""
+    cookie = request.cookies.get(CSRF_COOKIE)
+    if not cookie:
+        cookie = secrets.token_urlsafe(24)
+        request.state.new_csrf_cookie = cookie
+    request.state.csrf_token = csrf_token_for(_secret(request), cookie)
+    if request.method in WRITE_METHODS:
+        submitted = request.headers.get(CSRF_HEADER)
+        if submitted is None and "form" in request.headers.get("content-type", ""):
+            submitted = (await request.form()).get(CSRF_FIELD)
+        host = request.headers.get("host", "")
+        if not same_origin(request.headers, host) or not csrf_token_valid(
+            _secret(request), request.cookies.get(CSRF_COOKIE), submitted
+        ):
+            _set_locale(request, None)
+            raise DomainError("csrf_failed")
+
+
+def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
+    token = request.cookies.get(SESSION_COOKIE)
+    user = service.user_for_session(session, _secret(request), token) if token else None
+    request.state.user = user
+    _set_locale(request, user)
+    return user
+
+
+def page_login_required(user: Annotated[User | None, Depends(page_user)]) -> User:
+    if user is None:
+        raise DomainError("not_logged_in")
+    return user
+
+
+def _api_identity(request: Request, session: Session) -> User | None:
+    header = request.headers.get("authorization", "")
+    if header.lower().startswith("bearer "):
+        found = service.user_for_api_token(session, _secret(request), header[7:].strip())
+        if found:
+            request.state.api_token_id = found[1].id
+            return found[0]
+        return None
+    token = request.cookies.get(SESSION_COOKIE)
+    if not token:
+        return None
+    user = service.user_for_session(session, _secret(request), token)
+    # The cookie is accepted on the API only with the same CSRF proof as a form.
+    if user and request.method in WRITE_METHODS:
+        if not same_origin(request.headers, request.headers.get("host", "")) or not csrf_token_valid(
+            _secret(request), request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
+        ):
+            request.state.user = user
+            _set_locale(request, user)
+            raise DomainError("csrf_failed")
+    return user
+
+
+def api_user_optional(request: Request, session: SessionDep) -> User | None:
+    user = _api_identity(request, session)
+    request.state.user = user
+    _set_locale(request, user)
+    return user
+
+
+def api_user(user: Annotated[User | None, Depends(api_user_optional)]) -> User:
+    if user is None:
+        raise DomainError("not_logged_in")
+    return user
+
+
+PageUser = Annotated[User | None, Depends(page_user)]
+PageLogin = Annotated[User, Depends(page_login_required)]
+ApiUser = Annotated[User, Depends(api_user)]
+ApiUserOptional = Annotated[User | None, Depends(api_user_optional)]

@@ -1,0 +1,45 @@
+from __future__ import annotations
+
+from datetime import datetime
+
+from sqlmodel import Field, SQLModel
+
+from app.core.db import utcnow
+
+
+class User(SQLModel, table=True):
+    __tablename__ = "user_account"
+    id: int | None = Field(default=None, primary_key=True)
+    nickname: str = Field(max_length=32)
+    # Lower-cased nickname: "Anna" and "anna" are one person.
+    nickname_key: str = Field(max_length=32, unique=True)
+    password_hash: str = Field(max_length=255)
+    locale: str | None = Field(default=None, max_length=8)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class UserSession(SQLModel, table=True):
+    __tablename__ = "user_session"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class ApiToken(SQLModel, table=True):
+    __tablename__ = "api_token"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True, ondelete="CASCADE")
+    name: str = Field(default="", max_length=80)
+    token_hash: str = Field(max_length=64, unique=True)
+    created_at: datetime = Field(default_factory=utcnow)
+    revoked_at: datetime | None = None
+
+
+class LoginFailure(SQLModel, table=True):
+    __tablename__ = "login_failure"
+    id: int | None = Field(default=None, primary_key=True)
+    nickname_key: str = Field(max_length=64, index=True)
+    address: str = Field(max_length=64, index=True)
+    at: datetime = Field(default_factory=utcnow, index=True)

@@ -1,0 +1,118 @@
+from __future__ import annotations
+
+from fastapi import APIRouter
+
+from app.accounts.deps import ApiUser, SessionDep
+from app.campaigns import service
+from app.campaigns.models import Campaign
+from app.campaigns.schemas import (
+    CampaignCreate,
+    CampaignOut,
+    CampaignPatch,
+    EndRoundIn,
+    HideoutIn,
+    InvitationOut,
+    InviteIn,
+    PhaseIn,
+    PlayerOut,
+    StatusIn,
+)
+from app.visibility import require_gm, viewer_for
+
+router = APIRouter(tags=["campaigns"])
+
+
+def _players(session, campaign_id: int) -> list[PlayerOut]:
+    return [
+        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at)
+        for p in service.players(session, campaign_id)
+    ]
+
+
+def campaign_out(session, campaign: Campaign) -> CampaignOut:
+    return CampaignOut(
+        id=campaign.id,
+        name=campaign.name,
+        story=campaign.story,
+        status=campaign.status,
+        round=campaign.round,
+        phase=campaign.phase,
+        gm_nickname=service.gm_nickname(session, campaign),
+        settings=service.settings_dict(campaign),
+        modules=campaign.modules,
+        guild=campaign.guild,
+        players=_players(session, campaign.id),
+        setup_complete=campaign.setup_complete,
+        wizard_step=campaign.wizard_step,
+    )
+
+
+@router.post("/campaigns", status_code=201, response_model=CampaignOut)
+def create(body: CampaignCreate, user: ApiUser, session: SessionDep):
+    campaign = service.create_campaign(session, actor=user, data=body.model_dump(exclude_unset=True))
+    return campaign_out(session, campaign)
+
+
+@router.get("/campaigns/{cid}", response_model=CampaignOut)
+def get(cid: int, user: ApiUser, session: SessionDep):
+    viewer = viewer_for(session, user, cid, invitee_ok=True)
+    return campaign_out(session, viewer.campaign)
+
+
+@router.patch("/campaigns/{cid}", response_model=CampaignOut)
+def patch(cid: int, body: CampaignPatch, user: ApiUser, session: SessionDep):
+    campaign = service.update_settings(session, actor=user, campaign_id=cid, changes=body.model_dump(exclude_unset=True))
+    return campaign_out(session, campaign)
+
+
+@router.post("/campaigns/{cid}/invitations", status_code=201, response_model=InvitationOut)
+def invite(cid: int, body: InviteIn, user: ApiUser, session: SessionDep):
+    service.invite(session, actor=user, campaign_id=cid, nickname=body.nickname)
+    return InvitationOut(nickname=body.nickname.strip(), status="pending")
+
+
+@router.get("/campaigns/{cid}/invitations", response_model=list[InvitationOut])
+def list_invitations(cid: int, user: ApiUser, session: SessionDep):
+    require_gm(viewer_for(session, user, cid))
+    return [InvitationOut(nickname=n, status=s) for n, s in service.invitations(session, cid)]
+
+
+@router.post("/campaigns/{cid}/invitations/accept", response_model=PlayerOut)
+def accept(cid: int, user: ApiUser, session: SessionDep):
+    player = service.accept_invitation(session, actor=user, campaign_id=cid)
+    return next(p for p in _players(session, cid) if p.player_id == player.id)
+
+
+@router.post("/campaigns/{cid}/invitations/decline", status_code=204)
+def decline(cid: int, user: ApiUser, session: SessionDep):
+    service.decline_invitation(session, actor=user, campaign_id=cid)
+
+
+@router.post("/campaigns/{cid}/status", response_model=CampaignOut)
+def status(cid: int, body: StatusIn, user: ApiUser, session: SessionDep):
+    campaign = service.set_status(session, actor=user, campaign_id=cid, target=body.status)
+    return campaign_out(session, campaign)
+
+
+@router.post("/campaigns/{cid}/hideouts", status_code=201, response_model=PlayerOut)
+def claim(cid: int, body: HideoutIn, user: ApiUser, session: SessionDep):
+    hideout = service.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
+    return next(p for p in _players(session, cid) if p.player_id == hideout.player_id)
+
+
+@router.post("/campaigns/{cid}/phase", response_model=CampaignOut)
+def phase(cid: int, body: PhaseIn, user: ApiUser, session: SessionDep):
+    campaign = service.set_phase(session, actor=user, campaign_id=cid, phase=body.phase)
+    return campaign_out(session, campaign)
+
+
+@router.post("/campaigns/{cid}/end-round", response_model=CampaignOut)
+def end_round(cid: int, body: EndRoundIn, user: ApiUser, session: SessionDep):
+    campaign = service.end_round(session, actor=user, campaign_id=cid, round_=body.round)
+    return campaign_out(session, campaign)
+
+
+@router.get("/campaigns/{cid}/players", response_model=list[PlayerOut])
+def players(cid: int, user: ApiUser, session: SessionDep):
+    viewer_for(session, user, cid)
+    return _players(session, cid)

@@ -1,0 +1,181 @@
+"""Pure rules of the campaign lifecycle (R1.6), roster (R1.4, R1.5) and phases (R2.1-R2.3)."""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from app.core.errors import DomainError, Msg, N_
+
+STATUSES = ("setup", "hideouts", "running", "finished")
+STATUS_NAMES = {
+    "setup": N_("Setup"),
+    "hideouts": N_("Hideout selection"),
+    "running": N_("Running"),
+    "finished": N_("Finished"),
+}
+PHASES = ("preparation", "orders", "battles", "settlement", "twilight")
+PHASE_NAMES = {
+    "preparation": N_("Preparation"),
+    "orders": N_("Orders"),
+    "battles": N_("Battles"),
+    "settlement": N_("Settlement"),
+    "twilight": N_("Twilight"),
+}
+GUILD_TERMS = ("guild", "consortium", "group", "brotherhood", "cartel", "alliance")
+MODULE_KEYS = ("guilds", "mission_alliances", "letters", "gold_transfers", "multi_band_battles", "paths", "movement")
+MIN_PLAYERS = 2
+MAX_PLAYERS = 40
+WIZARD_STEPS = 6
+
+DEFAULT_MODULES = {
+    "guilds": True,
+    "mission_alliances": True,
+    "letters": True,
+    "gold_transfers": True,
+    "multi_band_battles": True,
+    "battle_size_limit": None,
+    "paths": False,
+    "movement": False,
+}
+DEFAULT_GUILD = {
+    "term": "guild",
+    "level_cost": 50,
+    "level_income": 10,
+    "max_level": 3,
+    "request_fee": 5,
+    "entry_fee": 10,
+}
+# Settings fixed once the campaign is running (R9.1).
+LOCKED_WHEN_RUNNING = ("modules", "guild", "alliance_fee")
+
+# Each lifecycle move the GM may make, and the status it needs.
+STATUS_MOVES = {("setup", "hideouts"), ("hideouts", "running"), ("running", "finished")}
+
+
+def status_name(status: str) -> Msg:
+    return Msg(STATUS_NAMES[status])
+
+
+def phase_name(phase: str) -> Msg:
+    return Msg(PHASE_NAMES[phase])
+
+
+def check_status_move(current: str, target: str) -> None:
+    if target not in STATUSES:
+        raise DomainError("field_choice", choices=", ".join(STATUSES[1:]))
+    if current == "finished":
+        raise DomainError("campaign_read_only")
+    if (current, target) not in STATUS_MOVES:
+        raise DomainError("status_transition", status=status_name(current), target=status_name(target))
+
+
+def check_enter_hideouts(players: int, free_flagged_places: int) -> None:
+    """R1.4/R1.5: the roster closes; there must be a free ⚑ place for every player."""
+    if players < MIN_PLAYERS:
+        raise DomainError("too_few_players", min=MIN_PLAYERS, count=players)
+    if free_flagged_places < players:
+        raise DomainError("too_few_hideout_places", places=free_flagged_places, players=players)
+
+
+def check_start(players_without_hideout: list[str]) -> None:
+    """R1.5: the GM starts the campaign when every player holds a hideout."""
+    if players_without_hideout:
+        raise DomainError("hideouts_missing", missing=", ".join(players_without_hideout))
+
+
+@dataclass(frozen=True)
+class PhaseMove:
+    round: int
+    phase: str
+
+
+def next_phase(phase: str) -> str | None:
+    i = PHASES.index(phase)
+    return PHASES[i + 1] if i + 1 < len(PHASES) else None
+
+
+def check_phase_move(status: str, current: str | None, target: str) -> None:
+    """R2.2: forward one phase at a time; Orders -> Preparation is the only way back."""
+    if status == "finished":
+        raise DomainError("campaign_read_only")
+    if status != "running" or current is None:
+        raise DomainError("not_running")
+    if target not in PHASES:
+        raise DomainError("phase_unknown", phase=target)
+    if target == current:
+        raise DomainError("phase_same", phase=phase_name(current))
+    if (current, target) == ("orders", "preparation"):
+        return
+    ci, ti = PHASES.index(current), PHASES.index(target)
+    if ti < ci:
+        raise DomainError("phase_backward", current=phase_name(current), target=phase_name(target))
+    if ti != ci + 1:
+        raise DomainError(
+            "phase_skip", current=phase_name(current), next=phase_name(PHASES[ci + 1]), target=phase_name(target)
+        )
+
+
+def check_end_round(status: str, phase: str | None, round_: int, requested: int) -> PhaseMove:
+    """R2.3: only in Twilight, and only for the round named, so a repeat cannot pay twice."""
+    if status == "finished":
+        raise DomainError("campaign_read_only")
+    if status != "running" or phase is None:
+        raise DomainError("not_running")
+    if requested != round_:
+        raise DomainError("end_round_mismatch", requested=requested, round=round_)
+    if phase != "twilight":
+        raise DomainError("end_round_phase", phase=phase_name(phase))
+    return PhaseMove(round=round_ + 1, phase="preparation")
+
+
+def start_move() -> PhaseMove:
+    """R1.6: starting opens round 1 in Preparation."""
+    return PhaseMove(round=1, phase="preparation")
+
+
+def shop_open(status: str, phase: str | None) -> bool:
+    """R3.3, used by the dashboard's advice now and by the shop later."""
+    if status in ("setup", "hideouts"):
+        return True
+    return status == "running" and phase in ("preparation", "orders")
+
+
+def check_max_players(value: int, roster: int) -> None:
+    if value < MIN_PLAYERS:
+        raise DomainError("field_too_small", min=MIN_PLAYERS)
+    if value > MAX_PLAYERS:
+        raise DomainError("field_too_large", max=MAX_PLAYERS)
+    if value < roster:
+        raise DomainError("max_players_below_roster", count=roster)
+
+
+def normalize_modules(current: dict, changes: dict) -> dict:
+    modules = {**DEFAULT_MODULES, **current}
+    for key, value in changes.items():
+        if key == "battle_size_limit":
+            if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 3):
+                raise DomainError("battle_size_limit_invalid")
+            modules[key] = value
+        elif key in MODULE_KEYS:
+            modules[key] = bool(value)
+    return modules
+
+
+def normalize_guild(current: dict, changes: dict) -> dict:
+    guild = {**DEFAULT_GUILD, **current}
+    for key, value in changes.items():
+        if key == "term":
+            if value not in GUILD_TERMS:
+                raise DomainError("guild_term_invalid", choices=", ".join(GUILD_TERMS))
+            guild[key] = value
+        elif key in DEFAULT_GUILD:
+            if isinstance(value, bool) or not isinstance(value, int) or value < (1 if key == "max_level" else 0):
+                raise DomainError("field_too_small", min=1 if key == "max_level" else 0)
+            guild[key] = value
+    return guild
+
+
+def locked_changes(status: str, old: dict, new: dict) -> list[str]:
+    """Which locked settings a change touches once the campaign runs (R9.1)."""
+    if status not in ("running", "finished"):
+        return []
+    return [key for key in LOCKED_WHEN_RUNNING if key in new and new[key] != old.get(key)]

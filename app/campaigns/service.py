@@ -1,0 +1,354 @@
+"""Campaign use cases: wizard and settings, roster, hideout selection, lifecycle, phases."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlalchemy import func
+from sqlalchemy.exc import IntegrityError
+from sqlmodel import Session, select
+
+from app.accounts import rules as account_rules
+from app.accounts.models import User
+from app.campaigns import rules
+from app.campaigns.models import Campaign, Invitation, Player
+from app.chronicle import service as chronicle
+from app.core.db import utcnow
+from app.core.errors import DomainError, Msg, N_
+from app.maps.models import Hideout, Place
+from app.visibility import Viewer, require_gm, require_writable, viewer_for
+
+SETTING_FIELDS = (
+    "name", "story", "max_players", "starting_gold", "round_income", "gold_per_point",
+    "sale_loss_percent", "warband_points", "underdog_points_per_die", "alliance_fee",
+)
+FIELD_LABELS = {
+    "modules": N_("Modules"),
+    "guild": N_("Guild settings"),
+    "alliance_fee": N_("The mission-alliance fee"),
+}
+
+
+def create_campaign(session: Session, *, actor: User, data: dict) -> Campaign:
+    campaign = Campaign(
+        gm_user_id=actor.id,
+        name=data["name"].strip(),
+        modules=rules.normalize_modules({}, data.get("modules") or {}),
+        guild=rules.normalize_guild({}, data.get("guild") or {}),
+    )
+    for key in SETTING_FIELDS:
+        if key != "name" and data.get(key) is not None:
+            setattr(campaign, key, data[key])
+    session.add(campaign)
+    session.flush()
+    chronicle.record(session, campaign, "campaign_created", gm=actor.nickname)
+    return campaign
+
+
+def update_settings(session: Session, *, actor: User, campaign_id: int, changes: dict, wizard_step: int | None = None) -> Campaign:
+    """Saves any subset of settings (a wizard step or an API PATCH)."""
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    require_writable(viewer)
+    campaign = viewer.campaign
+    new_modules = rules.normalize_modules(campaign.modules, changes["modules"]) if changes.get("modules") else campaign.modules
+    new_guild = rules.normalize_guild(campaign.guild, changes["guild"]) if changes.get("guild") else campaign.guild
+    candidate = {"modules": new_modules, "guild": new_guild}
+    if "alliance_fee" in changes and changes["alliance_fee"] is not None:
+        candidate["alliance_fee"] = changes["alliance_fee"]
+    old = {"modules": campaign.modules, "guild": campaign.guild, "alliance_fee": campaign.alliance_fee}
+    locked = rules.locked_changes(campaign.status, old, candidate)
+    if locked:
+        raise DomainError("settings_locked", field=Msg(FIELD_LABELS[locked[0]]))
+    if changes.get("starting_gold") is not None and changes["starting_gold"] != campaign.starting_gold:
+        if _player_count(session, campaign.id) > 0:
+            raise DomainError("starting_gold_locked")
+    if changes.get("max_players") is not None:
+        rules.check_max_players(changes["max_players"], _roster_size(session, campaign.id))
+    for key in SETTING_FIELDS:
+        if changes.get(key) is not None:
+            value = changes[key].strip() if key == "name" else changes[key]
+            setattr(campaign, key, value)
+    campaign.modules = new_modules
+    campaign.guild = new_guild
+    if wizard_step is not None:
+        campaign.wizard_step = max(campaign.wizard_step, min(wizard_step + 1, rules.WIZARD_STEPS))
+        if wizard_step >= rules.WIZARD_STEPS:
+            campaign.setup_complete = True
+    session.add(campaign)
+    return campaign
+
+
+def finish_wizard(session: Session, *, actor: User, campaign_id: int) -> Campaign:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    viewer.campaign.setup_complete = True
+    viewer.campaign.wizard_step = rules.WIZARD_STEPS
+    return viewer.campaign
+
+
+def _player_count(session: Session, campaign_id: int) -> int:
+    return session.exec(select(func.count()).select_from(Player).where(Player.campaign_id == campaign_id)).one()
+
+
+def _roster_size(session: Session, campaign_id: int) -> int:
+    pending = session.exec(
+        select(func.count())
+        .select_from(Invitation)
+        .where(Invitation.campaign_id == campaign_id, Invitation.status == "pending")
+    ).one()
+    return _player_count(session, campaign_id) + pending
+
+
+# --- roster (R1.4) ---------------------------------------------------------------
+
+
+def invite(session: Session, *, actor: User, campaign_id: int, nickname: str) -> Invitation:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    require_writable(viewer)
+    campaign = viewer.campaign
+    if campaign.status != "setup":
+        raise DomainError("roster_closed")
+    user = session.exec(select(User).where(User.nickname_key == account_rules.nickname_key(nickname))).first()
+    if user is None:
+        raise DomainError("user_unknown", nickname=nickname.strip())
+    if user.id == campaign.gm_user_id:
+        raise DomainError("gm_cannot_play")
+    if session.exec(select(Player.id).where(Player.campaign_id == campaign.id, Player.user_id == user.id)).first():
+        raise DomainError("already_player", nickname=user.nickname)
+    if _roster_size(session, campaign.id) >= campaign.max_players:
+        raise DomainError("campaign_full", max=campaign.max_players)
+    invitation = session.exec(
+        select(Invitation).where(Invitation.campaign_id == campaign.id, Invitation.user_id == user.id)
+    ).first()
+    if invitation is not None and invitation.status == "pending":
+        raise DomainError("already_invited", nickname=user.nickname)
+    if invitation is None:
+        invitation = Invitation(campaign_id=campaign.id, user_id=user.id)
+    # A declined or lapsed invitation can be sent again.
+    invitation.status, invitation.created_at, invitation.decided_at = "pending", utcnow(), None
+    session.add(invitation)
+    session.flush()
+    return invitation
+
+
+def _pending_invitation(session: Session, user: User, campaign_id: int) -> tuple[Campaign, Invitation]:
+    viewer = viewer_for(session, user, campaign_id, lock=True, invitee_ok=True)
+    invitation = session.exec(
+        select(Invitation).where(
+            Invitation.campaign_id == campaign_id, Invitation.user_id == user.id, Invitation.status == "pending"
+        )
+    ).first()
+    if invitation is None:
+        raise DomainError("no_invitation")
+    return viewer.campaign, invitation
+
+
+def accept_invitation(session: Session, *, actor: User, campaign_id: int) -> Player:
+    campaign, invitation = _pending_invitation(session, actor, campaign_id)
+    if campaign.status != "setup":
+        raise DomainError("roster_closed")
+    if _player_count(session, campaign.id) >= campaign.max_players:
+        raise DomainError("campaign_full", max=campaign.max_players)
+    invitation.status, invitation.decided_at = "accepted", utcnow()
+    player = Player(campaign_id=campaign.id, user_id=actor.id)
+    session.add_all([invitation, player])
+    session.flush()
+    chronicle.record(session, campaign, "player_joined", nickname=actor.nickname)
+    return player
+
+
+def decline_invitation(session: Session, *, actor: User, campaign_id: int) -> None:
+    _campaign, invitation = _pending_invitation(session, actor, campaign_id)
+    invitation.status, invitation.decided_at = "declined", utcnow()
+    session.add(invitation)
+
+
+# --- lifecycle (R1.5, R1.6) -------------------------------------------------------
+
+
+def _free_flagged_places(session: Session, campaign_id: int) -> list[Place]:
+    return list(
+        session.exec(
+            select(Place)
+            .where(Place.campaign_id == campaign_id, Place.hideout_slot.is_(True), Place.owner_player_id.is_(None))
+            .order_by(Place.id)
+        ).all()
+    )
+
+
+def set_status(session: Session, *, actor: User, campaign_id: int, target: str) -> Campaign:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    campaign = viewer.campaign
+    rules.check_status_move(campaign.status, target)
+    if target == "hideouts":
+        rules.check_enter_hideouts(_player_count(session, campaign.id), len(_free_flagged_places(session, campaign.id)))
+        for invitation in session.exec(
+            select(Invitation).where(Invitation.campaign_id == campaign.id, Invitation.status == "pending")
+        ).all():
+            invitation.status, invitation.decided_at = "lapsed", utcnow()
+            session.add(invitation)
+        campaign.status = "hideouts"
+        chronicle.record(session, campaign, "hideouts_opened")
+    elif target == "running":
+        missing = session.exec(
+            select(User.nickname)
+            .join(Player, Player.user_id == User.id)
+            .outerjoin(Hideout, Hideout.player_id == Player.id)
+            .where(Player.campaign_id == campaign.id, Hideout.id.is_(None))
+            .order_by(User.nickname)
+        ).all()
+        rules.check_start(list(missing))
+        move = rules.start_move()
+        campaign.status, campaign.round, campaign.phase = "running", move.round, move.phase
+        campaign.started_at = utcnow()
+        campaign.setup_complete = True
+        chronicle.record(session, campaign, "campaign_started")
+    else:
+        campaign.status = "finished"
+        campaign.finished_at = utcnow()
+        chronicle.record(session, campaign, "campaign_finished")
+    session.add(campaign)
+    return campaign
+
+
+def claim_hideout(session: Session, *, actor: User, campaign_id: int, place_id: int) -> Hideout:
+    """R1.5: the unique place of a hideout makes two concurrent claims end with one winner."""
+    viewer = viewer_for(session, actor, campaign_id)
+    campaign = viewer.campaign
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    if campaign.status != "hideouts":
+        raise DomainError("wrong_status", status=rules.status_name(campaign.status), needed=rules.status_name("hideouts"))
+    # Locking the player too stops one player claiming two places at once on PostgreSQL.
+    session.exec(select(Player.id).where(Player.id == viewer.player.id).with_for_update()).one()
+    place = session.exec(
+        select(Place).where(Place.id == place_id, Place.campaign_id == campaign.id).with_for_update()
+    ).first()
+    if place is None:
+        raise DomainError("not_found")
+    if not place.hideout_slot:
+        raise DomainError("hideout_not_flagged", place=place.name)
+    if session.exec(select(Hideout.id).where(Hideout.player_id == viewer.player.id)).first() is not None:
+        raise DomainError("hideout_already_chosen")
+    if place.owner_player_id is not None:
+        raise DomainError("hideout_taken", place=place.name)
+    hideout = Hideout(campaign_id=campaign.id, place_id=place.id, player_id=viewer.player.id, round=0)
+    place.owner_player_id = viewer.player.id
+    session.add_all([hideout, place])
+    try:
+        with session.begin_nested():
+            session.flush()
+    except IntegrityError:
+        raise DomainError("hideout_taken", place=place.name) from None
+    chronicle.record(session, campaign, "hideout_claimed", nickname=actor.nickname, place=place.name)
+    return hideout
+
+
+# --- phases (R2.1-R2.3) -----------------------------------------------------------
+
+
+def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str) -> Campaign:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    campaign = viewer.campaign
+    rules.check_phase_move(campaign.status, campaign.phase, phase)
+    previous = campaign.phase
+    campaign.phase = phase
+    session.add(campaign)
+    chronicle.record(session, campaign, "phase_changed", round=campaign.round, from_phase=previous, to_phase=phase)
+    return campaign
+
+
+def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -> Campaign:
+    """R2.3 (income and captures arrive with their issues). The campaign row is locked and
+    the request names its round, so a repeated or concurrent request is refused."""
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    campaign = viewer.campaign
+    move = rules.check_end_round(campaign.status, campaign.phase, campaign.round, round_)
+    ended = campaign.round
+    campaign.round, campaign.phase = move.round, move.phase
+    session.add(campaign)
+    chronicle.record(session, campaign, "round_ended", round=ended, next=move.round)
+    return campaign
+
+
+# --- reading ------------------------------------------------------------------------
+
+
+@dataclass
+class PlayerRow:
+    player_id: int
+    user_id: int
+    nickname: str
+    joined_at: object
+    hideouts: list[int] = field(default_factory=list)
+    places: list[int] = field(default_factory=list)
+
+
+def players(session: Session, campaign_id: int) -> list[PlayerRow]:
+    """Three statements whatever the roster size."""
+    rows = session.exec(
+        select(Player, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign_id).order_by(Player.id)
+    ).all()
+    by_id = {p.id: PlayerRow(p.id, p.user_id, nick, p.joined_at) for p, nick in rows}
+    for pid, place_id in session.exec(
+        select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign_id).order_by(Hideout.id)
+    ).all():
+        if pid in by_id:
+            by_id[pid].hideouts.append(place_id)
+    for pid, place_id in session.exec(
+        select(Place.owner_player_id, Place.id)
+        .where(Place.campaign_id == campaign_id, Place.owner_player_id.is_not(None))
+        .order_by(Place.id)
+    ).all():
+        if pid in by_id:
+            by_id[pid].places.append(place_id)
+    return list(by_id.values())
+
+
+def invitations(session: Session, campaign_id: int) -> list[tuple[str, str]]:
+    return list(
+        session.exec(
+            select(User.nickname, Invitation.status)
+            .join(User, User.id == Invitation.user_id)
+            .where(Invitation.campaign_id == campaign_id, Invitation.status != "accepted")
+            .order_by(Invitation.id)
+        ).all()
+    )
+
+
+def gm_nickname(session: Session, campaign: Campaign) -> str:
+    return session.exec(select(User.nickname).where(User.id == campaign.gm_user_id)).one()
+
+
+def my_campaigns(session: Session, *, user: User) -> list[tuple[Campaign, str]]:
+    """The user's campaigns with their role: 'gm' or 'player'."""
+    as_gm = session.exec(select(Campaign).where(Campaign.gm_user_id == user.id)).all()
+    as_player = session.exec(
+        select(Campaign).join(Player, Player.campaign_id == Campaign.id).where(Player.user_id == user.id)
+    ).all()
+    result = [(c, "gm") for c in as_gm] + [(c, "player") for c in as_player]
+    return sorted(result, key=lambda cr: (cr[0].status == "finished", -cr[0].id))
+
+
+def my_invitations(session: Session, *, user: User) -> list[tuple[Campaign, str]]:
+    return list(
+        session.exec(
+            select(Campaign, User.nickname)
+            .join(Invitation, Invitation.campaign_id == Campaign.id)
+            .join(User, User.id == Campaign.gm_user_id)
+            .where(Invitation.user_id == user.id, Invitation.status == "pending")
+            .order_by(Invitation.id)
+        ).all()
+    )
+
+
+def free_hideout_places(session: Session, campaign_id: int) -> list[Place]:
+    return _free_flagged_places(session, campaign_id)
+
+
+def settings_dict(campaign: Campaign) -> dict:
+    return {key: getattr(campaign, key) for key in SETTING_FIELDS if key not in ("name", "story")}

@@ -1,0 +1,88 @@
+"""Engine, schema metadata and the unit of work (one transaction per request)."""
+from __future__ import annotations
+
+from collections.abc import Iterator
+from contextlib import contextmanager
+from datetime import UTC, datetime
+
+from fastapi import Request
+from sqlalchemy import create_engine, event
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, SQLModel
+
+from app.core.errors import DomainError
+
+# Stable constraint names keep Alembic's batch mode on SQLite and PostgreSQL in step.
+SQLModel.metadata.naming_convention = {
+    "ix": "ix_%(column_0_label)s",
+    "uq": "uq_%(table_name)s_%(column_0_N_name)s",
+    "ck": "ck_%(table_name)s_%(constraint_name)s",
+    "fk": "fk_%(table_name)s_%(column_0_name)s_%(referred_table_name)s",
+    "pk": "pk_%(table_name)s",
+}
+
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+
+
+def utcnow() -> datetime:
+    return datetime.now(UTC)
+
+
+def make_engine(url: str) -> Engine:
+    if url.startswith("postgresql://"):
+        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+    if url.startswith("sqlite"):
+        engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
+        _tune_sqlite(engine)
+        return engine
+    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20)
+
+
+def _tune_sqlite(engine: Engine) -> None:
+    @event.listens_for(engine, "connect")
+    def _on_connect(dbapi_conn, _record):
+        # The driver's own transaction handling is switched off so that we can say
+        # BEGIN IMMEDIATE for writes: two writers then queue instead of deadlocking.
+        dbapi_conn.isolation_level = None
+        cur = dbapi_conn.cursor()
+        cur.execute("PRAGMA journal_mode=WAL")
+        cur.execute("PRAGMA foreign_keys=ON")
+        cur.execute("PRAGMA busy_timeout=30000")
+        cur.execute("PRAGMA synchronous=NORMAL")
+        cur.close()
+
+    @event.listens_for(engine, "begin")
+    def _on_begin(conn):
+        immediate = conn.get_execution_options().get("hideout_write", False)
+        conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
+
+
+@contextmanager
+def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
+    session = Session(engine, expire_on_commit=False)
+    if write:
+        session.connection(execution_options={"hideout_write": True})
+    try:
+        yield session
+        session.commit()
+    except DomainError as exc:
+        if exc.persist:
+            session.commit()
+        else:
+            session.rollback()
+        raise
+    except BaseException:
+        session.rollback()
+        raise
+    finally:
+        session.close()
+
+
+def get_session(request: Request) -> Iterator[Session]:
+    """FastAPI dependency: commits when the route returns, rolls back on any error."""
+    with unit_of_work(request.app.state.engine, write=request.method in WRITE_METHODS) as s:
+        yield s
+
+
+def is_postgres(session: Session) -> bool:
+    return session.get_bind().dialect.name == "postgresql"

@@ -1,0 +1,111 @@
+"""DomainError: a refusal with a stable code; the message is translated from the code."""
+from __future__ import annotations
+
+from typing import Any
+
+
+def N_(message: str) -> str:
+    """Marks a message for extraction; it is translated where it is shown."""
+    return message
+
+
+# code -> (HTTP status, English message with %(name)s parameters)
+ERRORS: dict[str, tuple[int, str]] = {
+    # generic
+    "not_logged_in": (401, N_("Please log in first.")),
+    "forbidden": (403, N_("You are not allowed to do that.")),
+    "gm_only": (403, N_("Only the game master can do that.")),
+    "not_found": (404, N_("Not found, or not visible to you.")),
+    "csrf_failed": (403, N_("The form expired or came from another site. Reload the page and try again.")),
+    "validation_error": (422, N_("Some fields are not valid.")),
+    "field_required": (422, N_("This field is required.")),
+    "field_invalid": (422, N_("This value is not valid.")),
+    "field_too_short": (422, N_("This value is too short (at least %(min)s).")),
+    "field_too_long": (422, N_("This value is too long (at most %(max)s).")),
+    "field_too_small": (422, N_("This number must be at least %(min)s.")),
+    "field_too_large": (422, N_("This number must be at most %(max)s.")),
+    "field_not_integer": (422, N_("Enter a whole number.")),
+    "field_not_number": (422, N_("Enter a number.")),
+    "field_not_boolean": (422, N_("Enter true or false.")),
+    "field_choice": (422, N_("Choose one of: %(choices)s.")),
+    "method_not_allowed": (405, N_("This method is not allowed here.")),
+    "internal_error": (500, N_("Something went wrong on the server. Please try again.")),
+    # accounts
+    "nickname_invalid": (422, N_("A nickname has 3 to 32 letters, digits, dots, dashes or underscores.")),
+    "nickname_taken": (409, N_("The nickname %(nickname)s is already taken.")),
+    "password_too_short": (422, N_("The password must have at least %(min)s characters.")),
+    "password_too_long": (422, N_("The password may have at most %(max)s characters.")),
+    "login_failed": (401, N_("Wrong nickname or password.")),
+    "login_throttled": (429, N_("Too many failed logins. Try again in %(minutes)s minutes.")),
+    "wrong_password": (422, N_("The current password is wrong.")),
+    "locale_unknown": (422, N_("Unknown language.")),
+    "token_not_found": (404, N_("No such API token.")),
+    # campaigns
+    "campaign_read_only": (409, N_("The campaign is finished and can no longer be changed.")),
+    "wrong_status": (409, N_("The campaign is in %(status)s; this needs %(needed)s.")),
+    "status_transition": (409, N_("A campaign cannot go from %(status)s to %(target)s.")),
+    "roster_closed": (409, N_("The roster is closed: invitations are only possible during setup.")),
+    "user_unknown": (422, N_("There is no user with the nickname %(nickname)s.")),
+    "gm_cannot_play": (422, N_("The game master runs the campaign and cannot join it as a player.")),
+    "already_player": (409, N_("%(nickname)s already plays in this campaign.")),
+    "already_invited": (409, N_("%(nickname)s is already invited.")),
+    "no_invitation": (404, N_("You have no pending invitation to this campaign.")),
+    "campaign_full": (409, N_("The campaign is full: %(max)s players at most.")),
+    "too_few_players": (409, N_("At least %(min)s players are needed; the campaign has %(count)s.")),
+    "too_few_hideout_places": (409, N_("There are %(places)s free hideout places (⚑) for %(players)s players; add more ⚑ places first.")),
+    "hideouts_missing": (409, N_("Not every player holds a hideout yet: %(missing)s still choosing.")),
+    "not_a_player": (403, N_("Only players of this campaign can do that.")),
+    "hideout_not_flagged": (422, N_("%(place)s has no hideout flag (⚑).")),
+    "hideout_taken": (409, N_("%(place)s was already claimed by another player.")),
+    "hideout_already_chosen": (409, N_("You already hold a hideout.")),
+    "max_players_below_roster": (422, N_("The campaign already has %(count)s players and invitations; the limit cannot be lower.")),
+    "settings_locked": (409, N_("%(field)s is fixed once the campaign has started.")),
+    "starting_gold_locked": (409, N_("The starting gold cannot change once a player has joined.")),
+    "battle_size_limit_invalid": (422, N_("The battle size limit is a number of at least 3, or empty for unlimited.")),
+    "guild_term_invalid": (422, N_("Choose one of: %(choices)s.")),
+    "wizard_step_invalid": (404, N_("The wizard has steps 1 to 6.")),
+    # phases
+    "not_running": (409, N_("Phases change only while the campaign is running.")),
+    "phase_unknown": (422, N_("Unknown phase %(phase)s.")),
+    "phase_same": (409, N_("The round is already in %(phase)s.")),
+    "phase_backward": (409, N_("There is no way back from %(current)s to %(target)s.")),
+    "phase_skip": (409, N_("From %(current)s the next phase is %(next)s, not %(target)s.")),
+    "end_round_phase": (409, N_("A round ends only in Twilight; it is now %(phase)s.")),
+    "end_round_mismatch": (409, N_("Round %(requested)s cannot be ended: the current round is %(round)s.")),
+    # places
+    "place_owned": (409, N_("%(place)s belongs to a player and cannot be removed while the campaign runs.")),
+    "place_parent_invalid": (422, N_("The parent place does not exist in this campaign.")),
+    "map_too_deep": (422, N_("Maps go three levels deep at most (land, city, district).")),
+    "place_cycle": (422, N_("A place cannot lie inside itself.")),
+}
+
+
+class DomainError(Exception):
+    def __init__(
+        self, code: str, *, details: list[dict[str, Any]] | None = None, persist: bool = False, **params: Any
+    ):
+        if code not in ERRORS:
+            raise KeyError(f"unknown error code {code}")
+        super().__init__(code)
+        self.code = code
+        # A refusal normally changes nothing; a failed login must still be counted.
+        self.persist = persist
+        self.params = params
+        self.details = details or []
+
+    @property
+    def status(self) -> int:
+        return ERRORS[self.code][0]
+
+
+def message_for(code: str, params: dict[str, Any], gettext) -> str:
+    template = gettext(ERRORS[code][1])
+    translated = {k: (gettext(v) if isinstance(v, Msg) else v) for k, v in params.items()}
+    try:
+        return template % translated if translated else template
+    except (KeyError, TypeError, ValueError):
+        return template
+
+
+class Msg(str):
+    """A parameter that is itself a message to translate (a phase or status name)."""

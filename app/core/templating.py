@@ -1,0 +1,63 @@
+"""Jinja2 environment with new-style gettext bound to each request's language."""
+from __future__ import annotations
+
+from typing import Any
+
+from fastapi import Request
+from fastapi.responses import HTMLResponse
+from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+
+from app.core.errors import message_for
+from app.core.i18n import LOCALE_NAMES, LOCALES, translations
+from app.core.markdown import render_markdown
+from app.core.settings import ROOT
+
+
+@pass_context
+def _gettext(ctx, message: str) -> str:
+    return ctx["translations"].gettext(message)
+
+
+@pass_context
+def _ngettext(ctx, singular: str, plural: str, n: int) -> str:
+    return ctx["translations"].ngettext(singular, plural, n)
+
+
+def _make_env() -> Environment:
+    env = Environment(
+        loader=FileSystemLoader(ROOT / "templates"),
+        autoescape=select_autoescape(["html"]),
+        extensions=["jinja2.ext.i18n"],
+        trim_blocks=True,
+        lstrip_blocks=True,
+    )
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)
+    env.filters["markdown"] = render_markdown
+    env.globals["LOCALES"] = LOCALES
+    env.globals["LOCALE_NAMES"] = LOCALE_NAMES
+    return env
+
+
+env = _make_env()
+
+
+def request_gettext(request: Request):
+    return translations(getattr(request.state, "locale", "en")).gettext
+
+
+def error_message(request: Request, code: str, params: dict | None = None) -> str:
+    return message_for(code, params or {}, request_gettext(request))
+
+
+def render(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
+    state = request.state
+    base = {
+        "request": request,
+        "translations": translations(getattr(state, "locale", "en")),
+        "locale": getattr(state, "locale", "en"),
+        "user": getattr(state, "user", None),
+        "csrf_token": getattr(state, "csrf_token", ""),
+    }
+    base.update(context)
+    html = env.get_template(template).render(base)
+    return HTMLResponse(html, status_code=status_code)

@@ -1,0 +1,46 @@
+"""Pure rules of places and nested maps (R1.2, R1.3)."""
+from __future__ import annotations
+
+from app.core.errors import DomainError
+
+MAX_DEPTH = 3  # land, city, district
+
+
+def depth_of(place_id: int | None, parents: dict[int, int | None]) -> int:
+    """1 for a place on the top map, 2 inside a place, 3 inside a place inside a place."""
+    depth, seen = 0, set()
+    while place_id is not None:
+        if place_id in seen:
+            raise DomainError("place_cycle")
+        seen.add(place_id)
+        depth += 1
+        place_id = parents.get(place_id)
+    return depth
+
+
+def check_parent(place_id: int | None, parent_id: int | None, parents: dict[int, int | None]) -> None:
+    """A place may lie inside a place whose own depth is below the limit, never inside itself."""
+    if parent_id is None:
+        return
+    node: int | None = parent_id
+    while node is not None:
+        if node == place_id:
+            raise DomainError("place_cycle")
+        node = parents.get(node)
+    if depth_of(parent_id, parents) + 1 + _subtree_height(place_id, parents) > MAX_DEPTH:
+        raise DomainError("map_too_deep")
+
+
+def _subtree_height(place_id: int | None, parents: dict[int, int | None]) -> int:
+    """How many levels lie below a place being moved (0 for a leaf or a new place)."""
+    if place_id is None:
+        return 0
+    children: dict[int, list[int]] = {}
+    for child, parent in parents.items():
+        if parent is not None:
+            children.setdefault(parent, []).append(child)
+
+    def height(node: int) -> int:
+        return max((1 + height(c) for c in children.get(node, [])), default=0)
+
+    return height(place_id)

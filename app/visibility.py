@@ -1,0 +1,72 @@
+"""Who may see what (SPEC R11.2): the one place where membership and secrecy are decided.
+
+Every service that reads a campaign goes through `viewer_for`; secret things (orders,
+alliances, transfers, letters, companies) will be filtered here as they arrive.
+"""
+from __future__ import annotations
+
+from dataclasses import dataclass
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.models import Campaign, Invitation, Player
+from app.core.errors import DomainError
+
+
+@dataclass
+class Viewer:
+    user: User
+    campaign: Campaign
+    player: Player | None
+    invited: bool = False
+
+    @property
+    def is_gm(self) -> bool:
+        return self.campaign.gm_user_id == self.user.id
+
+    @property
+    def is_member(self) -> bool:
+        return self.is_gm or self.player is not None
+
+    def may_see_gold_of(self, player_id: int) -> bool:
+        return self.is_gm or (self.player is not None and self.player.id == player_id)
+
+
+def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = False, invitee_ok: bool = False) -> Viewer:
+    """The campaign as this user may see it. Outsiders get 404, never 403: they are not
+    told that a campaign exists."""
+    query = select(Campaign).where(Campaign.id == campaign_id)
+    if lock:
+        query = query.with_for_update()
+    campaign = session.exec(query).first()
+    if campaign is None:
+        raise DomainError("not_found")
+    player = session.exec(
+        select(Player).where(Player.campaign_id == campaign_id, Player.user_id == user.id)
+    ).first()
+    viewer = Viewer(user=user, campaign=campaign, player=player)
+    if viewer.is_member:
+        return viewer
+    if invitee_ok:
+        pending = session.exec(
+            select(Invitation.id).where(
+                Invitation.campaign_id == campaign_id,
+                Invitation.user_id == user.id,
+                Invitation.status == "pending",
+            )
+        ).first()
+        if pending is not None:
+            viewer.invited = True
+            return viewer
+    raise DomainError("not_found")
+
+
+def require_gm(viewer: Viewer) -> None:
+    if not viewer.is_gm:
+        raise DomainError("gm_only")
+
+
+def require_writable(viewer: Viewer) -> None:
+    if viewer.campaign.status == "finished":
+        raise DomainError("campaign_read_only")

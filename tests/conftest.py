@@ -1,0 +1,126 @@
+"""Shared fixtures: a real database built by the Alembic migrations, the real app over
+httpx, each test isolated by emptying every table afterwards."""
+from __future__ import annotations
+
+import os
+import re
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
+
+import pytest
+from sqlalchemy import event, text
+from starlette.testclient import TestClient
+
+from app.core.db import make_engine
+from app.core.migrate import upgrade
+from app.core.settings import Settings
+from app.main import create_app
+from app.models import metadata
+
+TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
+
+
+def _reset_postgres(url: str) -> None:
+    engine = make_engine(url)
+    with engine.begin() as conn:
+        conn.execute(text("DROP SCHEMA IF EXISTS public CASCADE"))
+        conn.execute(text("CREATE SCHEMA public"))
+    engine.dispose()
+
+
+@pytest.fixture(scope="session")
+def database_url(tmp_path_factory) -> str:
+    if TEST_DB.startswith("postgresql"):
+        _reset_postgres(TEST_DB)
+        upgrade(TEST_DB)
+        return TEST_DB
+    path = tmp_path_factory.mktemp("db") / "test.sqlite3"
+    url = f"sqlite:///{path}"
+    upgrade(url)
+    return url
+
+
+@pytest.fixture(scope="session")
+def settings(database_url, tmp_path_factory) -> Settings:
+    return Settings(
+        database_url=database_url,
+        secret_key="test-secret-key-that-is-long-enough",
+        var_dir=tmp_path_factory.mktemp("var"),
+        fast_hashing=True,
+    )
+
+
+@pytest.fixture(scope="session")
+def app(settings):
+    return create_app(settings)
+
+
+@pytest.fixture(scope="session")
+def engine(app):
+    return app.state.engine
+
+
+@pytest.fixture(autouse=True)
+def _isolate(request):
+    engine = request.getfixturevalue("engine") if "app" in request.fixturenames else None
+    yield
+    if engine is None:
+        return
+    tables = [t.name for t in reversed(metadata.sorted_tables)]
+    with engine.begin() as conn:
+        if engine.dialect.name == "postgresql":
+            conn.execute(text("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE"))
+        else:
+            for t in tables:
+                conn.execute(text(f'DELETE FROM "{t}"'))
+
+
+@pytest.fixture
+def client(app):
+    with TestClient(app, base_url="http://testserver") as c:
+        yield c
+
+
+@pytest.fixture
+def make_client(app):
+    """Several independent browsers/integrators in one test."""
+    clients = []
+
+    def factory():
+        c = TestClient(app, base_url="http://testserver")
+        c.__enter__()
+        clients.append(c)
+        return c
+
+    yield factory
+    for c in clients:
+        c.__exit__(None, None, None)
+
+
+class StatementCounter:
+    def __init__(self, engine):
+        self.engine = engine
+        self.count = 0
+        self.statements: list[str] = []
+
+    def _on_execute(self, conn, cursor, statement, parameters, context, executemany):
+        if re.match(r"\s*(SELECT|INSERT|UPDATE|DELETE)", statement, re.I):
+            self.count += 1
+            self.statements.append(statement)
+
+    def __enter__(self):
+        self.count = 0
+        self.statements = []
+        event.listen(self.engine, "before_cursor_execute", self._on_execute)
+        return self
+
+    def __exit__(self, *exc):
+        event.remove(self.engine, "before_cursor_execute", self._on_execute)
+
+
+@pytest.fixture
+def count_statements(engine):
+    """`with count_statements() as c: ...; c.count` counts SQL statements run."""
+    return lambda: StatementCounter(engine)
