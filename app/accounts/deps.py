@@ -2,6 +2,7 @@
 from __future__ import annotations
 
 import secrets
+from types import SimpleNamespace
 from typing import Annotated
 
 from fastapi import Depends, Request
@@ -28,6 +29,12 @@ SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
 def _secret(request: Request) -> str:
     return request.app.state.secret_key
+
+
+def _remember(request: Request, user: User | None) -> None:
+    """Pages render after the unit of work may have rolled back (which expires ORM rows),
+    so the page header keeps a plain copy of who is logged in."""
+    request.state.user = SimpleNamespace(id=user.id, nickname=user.nickname, locale=user.locale) if user else None
 
 
 def _set_locale(request: Request, user: User | None) -> None:
@@ -58,7 +65,7 @@ async def csrf_checked(request: Request) -> None:
 def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
     user = service.user_for_session(session, _secret(request), token) if token else None
-    request.state.user = user
+    _remember(request, user)
     _set_locale(request, user)
     return user
 
@@ -86,7 +93,7 @@ def _api_identity(request: Request, session: Session) -> User | None:
         if not same_origin(request.headers, request.headers.get("host", "")) or not csrf_token_valid(
             _secret(request), request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
         ):
-            request.state.user = user
+            _remember(request, user)
             _set_locale(request, user)
             raise DomainError("csrf_failed")
     return user
@@ -94,7 +101,7 @@ def _api_identity(request: Request, session: Session) -> User | None:
 
 def api_user_optional(request: Request, session: SessionDep) -> User | None:
     user = _api_identity(request, session)
-    request.state.user = user
+    _remember(request, user)
     _set_locale(request, user)
     return user
 

@@ -19,6 +19,8 @@ class Campaign(SQLModel, table=True):
     gm_user_id: int = Field(foreign_key="user_account.id", index=True)
     name: str = Field(max_length=120)
     story: str = Field(default="")
+    # File name of the web copy under the media folder (see core/images.py).
+    cover_image: str | None = Field(default=None, max_length=64)
     status: str = Field(default="setup", max_length=16)
     round: int = 0
     phase: str | None = Field(default=None, max_length=16)

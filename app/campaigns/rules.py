@@ -179,3 +179,56 @@ def locked_changes(status: str, old: dict, new: dict) -> list[str]:
     if status not in ("running", "finished"):
         return []
     return [key for key in LOCKED_WHEN_RUNNING if key in new and new[key] != old.get(key)]
+
+
+# --- "what to do now" on the dashboard --------------------------------------------
+
+TODO_TEXTS = {
+    "gm_finish_setup": N_("Finish setting up the campaign (step %(step)s of 6)."),
+    "gm_add_hideout_places": N_("Add places with the hideout flag ⚑: one for each player at least."),
+    "gm_invite": N_("Invite players by their nicknames."),
+    "gm_open_hideouts": N_("When everybody has joined, close the roster and open hideout selection."),
+    "gm_wait_hideouts": N_("Wait until every player has chosen a hideout, then start the campaign."),
+    "gm_start": N_("Every player holds a hideout: start the campaign."),
+    "gm_preparation": N_("Add events to places, then open Orders."),
+    "gm_orders": N_("Players are sending warbands. Open Battles when all orders are in."),
+    "gm_battles": N_("Battles are being played. Open Settlement when the results are in."),
+    "gm_settlement": N_("Players settle their battles. Open Twilight when they are done."),
+    "gm_twilight": N_("Check who takes which place, then end the round."),
+    "player_wait_setup": N_("The game master is preparing the campaign. Hideout selection comes next."),
+    "player_choose_hideout": N_("Choose your hideout: claim a free place with the ⚑ flag."),
+    "player_wait_hideouts": N_("Your hideout is chosen. Waiting for the others and for the game master to start."),
+    "player_preparation": N_("Buy models and items, and build your warbands."),
+    "player_orders": N_("Send your warbands to events on the map — in secret."),
+    "player_battles": N_("Play your battles at the table and enter the results."),
+    "player_settlement": N_("Settle injuries, experience and promotions of your warbands."),
+    "player_twilight": N_("Twilight: the winners take their places. The round ends soon."),
+    "finished": N_("The campaign is finished. The chronicle keeps its story."),
+}
+
+
+def todo(
+    *, status: str, phase: str | None, is_gm: bool, setup_complete: bool, wizard_step: int,
+    players: int, flagged_places: int, has_hideout: bool, all_have_hideouts: bool,
+) -> list[tuple[str, dict]]:
+    """What the viewer should do next, as (text key, parameters)."""
+    if status == "finished":
+        return [("finished", {})]
+    if status == "running":
+        return [(("gm_" if is_gm else "player_") + (phase or "preparation"), {})]
+    if not is_gm:
+        if status == "setup":
+            return [("player_wait_setup", {})]
+        return [("player_wait_hideouts" if has_hideout else "player_choose_hideout", {})]
+    if status == "hideouts":
+        return [("gm_start" if all_have_hideouts else "gm_wait_hideouts", {})]
+    items: list[tuple[str, dict]] = []
+    if not setup_complete:
+        items.append(("gm_finish_setup", {"step": wizard_step}))
+    if flagged_places < max(players, MIN_PLAYERS):
+        items.append(("gm_add_hideout_places", {}))
+    if players < MIN_PLAYERS:
+        items.append(("gm_invite", {}))
+    else:
+        items.append(("gm_open_hideouts", {}))
+    return items

@@ -1,3 +1,22 @@
-from fastapi import APIRouter
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.accounts.deps import PageLogin, SessionDep
+from app.chronicle import service
+from app.core.templating import render, request_gettext
+from app.visibility import viewer_for
 
 router = APIRouter()
+
+
+@router.get("/campaigns/{cid}/chronicle")
+def chronicle(cid: int, request: Request, user: PageLogin, session: SessionDep, page: int = 1):
+    viewer = viewer_for(session, user, cid)
+    result = service.list_entries(session, campaign_id=cid, page=max(1, min(page, 100_000)), per_page=30)
+    gettext = request_gettext(request)
+    entries = [(e, service.entry_text(e, gettext)) for e in result.items]
+    return render(
+        request, "chronicle/chronicle.html", viewer=viewer, campaign=viewer.campaign,
+        entries=entries, page=result, tab="chronicle",
+    )

@@ -64,6 +64,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "battle_size_limit_invalid": (422, N_("The battle size limit is a number of at least 3, or empty for unlimited.")),
     "guild_term_invalid": (422, N_("Choose one of: %(choices)s.")),
     "wizard_step_invalid": (404, N_("The wizard has steps 1 to 6.")),
+    "image_too_large": (422, N_("The image is larger than %(max_mb)s MB.")),
+    "image_invalid": (422, N_("That file is not a PNG, JPEG or WebP image.")),
     # phases
     "not_running": (409, N_("Phases change only while the campaign is running.")),
     "phase_unknown": (422, N_("Unknown phase %(phase)s.")),

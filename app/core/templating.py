@@ -23,6 +23,20 @@ def _ngettext(ctx, singular: str, plural: str, n: int) -> str:
     return ctx["translations"].ngettext(singular, plural, n)
 
 
+@pass_context
+def _guild_word(ctx, term: str, plural: bool = False, capital: bool = False) -> str:
+    from app.campaigns.terms import guild_word
+
+    return guild_word(term, ctx["translations"].gettext, plural=plural, capital=capital)
+
+
+@pass_context
+def _mission_alliance_word(ctx, term: str, plural: bool = False) -> str:
+    from app.campaigns.terms import mission_alliance_word
+
+    return mission_alliance_word(term, ctx["translations"].gettext, plural=plural)
+
+
 def _make_env() -> Environment:
     env = Environment(
         loader=FileSystemLoader(ROOT / "templates"),
@@ -33,6 +47,15 @@ def _make_env() -> Environment:
     )
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)
     env.filters["markdown"] = render_markdown
+    from app.campaigns import rules, terms
+
+    env.globals["PHASES"] = rules.PHASES
+    env.globals["PHASE_NAMES"] = rules.PHASE_NAMES
+    env.globals["STATUS_NAMES"] = rules.STATUS_NAMES
+    env.globals["TODO_TEXTS"] = rules.TODO_TEXTS
+    env.globals["MODULE_NAMES"] = terms.MODULE_NAMES
+    env.globals["guild_word"] = _guild_word
+    env.globals["mission_alliance_word"] = _mission_alliance_word
     env.globals["LOCALES"] = LOCALES
     env.globals["LOCALE_NAMES"] = LOCALE_NAMES
     return env

@@ -1,3 +1,80 @@
-from fastapi import APIRouter
+"""Places tab and the GM's place list editor (wizard step 3)."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.accounts.deps import PageLogin, SessionDep
+from app.campaigns import service as campaigns
+from app.campaigns.wizard import wizard_context
+from app.core.errors import DomainError
+from app.core.forms import Form, blank_to_none, refusal, safe_next, see_other, validate
+from app.core.templating import render
+from app.maps import service
+from app.maps.schemas import PlaceIn, PlacePatch
+from app.visibility import viewer_for
 
 router = APIRouter()
+
+
+def _place_form(form) -> dict:
+    data = blank_to_none({k: form.get(k) for k in ("name", "description", "income", "x", "y", "parent_id")})
+    data["hideout_slot"] = form.get("hideout_slot") == "on"
+    data["description"] = data.get("description") or ""
+    return {k: v for k, v in data.items() if v is not None or k == "parent_id"}
+
+
+def _places_page(request, session, user, cid, status_code=200, **extra):
+    viewer = viewer_for(session, user, cid)
+    places = service.places(session, cid)
+    back = safe_next(extra.pop("back", None), f"/campaigns/{cid}/places")
+    if back.startswith(f"/campaigns/{cid}/setup/"):
+        return render(
+            request, "campaigns/wizard.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
+            **wizard_context(viewer.campaign, 3), places=places, form={}, errors={}, **extra,
+        )
+    owners = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
+    return render(
+        request, "maps/places.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
+        places=places, owners=owners, hideout_ids=service.hideout_place_ids(session, cid), tab="places", **extra,
+    )
+
+
+@router.get("/campaigns/{cid}/places")
+def places(cid: int, request: Request, user: PageLogin, session: SessionDep):
+    return _places_page(request, session, user, cid)
+
+
+@router.post("/campaigns/{cid}/places")
+def add_place(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    back = str(form.get("next", ""))
+    model, errors = validate(request, PlaceIn, _place_form(form))
+    if errors:
+        return _places_page(request, session, user, cid, status_code=422, back=back, place_errors=errors, place_error=next(iter(errors.values())))
+    try:
+        service.create_place(session, actor=user, campaign_id=cid, data=model.model_dump())
+    except DomainError as exc:
+        return _places_page(request, session, user, cid, status_code=exc.status, back=back, place_error=refusal(request, session, exc))
+    return see_other(safe_next(back, f"/campaigns/{cid}/places"))
+
+
+@router.post("/campaigns/{cid}/places/{pid}")
+def edit_place(cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    back = str(form.get("next", ""))
+    model, errors = validate(request, PlacePatch, _place_form(form))
+    if errors:
+        return _places_page(request, session, user, cid, status_code=422, back=back, place_error=next(iter(errors.values())))
+    try:
+        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes=model.model_dump(exclude_unset=True))
+    except DomainError as exc:
+        return _places_page(request, session, user, cid, status_code=exc.status, back=back, place_error=refusal(request, session, exc))
+    return see_other(safe_next(back, f"/campaigns/{cid}/places"))
+
+
+@router.post("/campaigns/{cid}/places/{pid}/delete")
+def delete_place(cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    back = str(form.get("next", ""))
+    try:
+        service.delete_place(session, actor=user, campaign_id=cid, place_id=pid)
+    except DomainError as exc:
+        return _places_page(request, session, user, cid, status_code=exc.status, back=back, place_error=refusal(request, session, exc))
+    return see_other(safe_next(back, f"/campaigns/{cid}/places"))

@@ -2,7 +2,7 @@
 
 Revision ID: 0001
 Revises: 
-Create Date: 2026-11-29 13:49:23.471718
+Create Date: 2026-11-29 13:53:12.149634
 """
 from alembic import op
 import sqlalchemy as sa
@@ -58,6 +58,7 @@ def upgrade() -> None:
     sa.Column('gm_user_id', sa.Integer(), nullable=False),
     sa.Column('name', sqlmodel.sql.sqltypes.AutoString(length=120), nullable=False),
     sa.Column('story', sqlmodel.sql.sqltypes.AutoString(), nullable=False),
+    sa.Column('cover_image', sqlmodel.sql.sqltypes.AutoString(length=64), nullable=True),
     sa.Column('status', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=False),
     sa.Column('round', sa.Integer(), nullable=False),
     sa.Column('phase', sqlmodel.sql.sqltypes.AutoString(length=16), nullable=True),

@@ -1,0 +1,95 @@
+"""The `hideout` command: serve, migrate, demo, backup."""
+from __future__ import annotations
+
+import argparse
+import sqlite3
+import sys
+from pathlib import Path
+
+from app.core.settings import get_settings
+
+
+def _migrate() -> str:
+    from app.core.migrate import upgrade
+
+    url = get_settings().resolved_database_url()
+    upgrade(url)
+    return url
+
+
+def _demo() -> bool:
+    from app.core.db import make_engine, unit_of_work
+    from app.demo import create_demo
+
+    engine = make_engine(get_settings().resolved_database_url())
+    with unit_of_work(engine, write=True) as session:
+        created = create_demo(session)
+    engine.dispose()
+    return created
+
+
+def cmd_migrate(_args) -> int:
+    _migrate()
+    print("Database is up to date.")
+    return 0
+
+
+def cmd_demo(_args) -> int:
+    from app.demo import demo_logins
+
+    _migrate()
+    print("Demo campaign created." if _demo() else "Demo campaign already exists.")
+    print(demo_logins())
+    return 0
+
+
+def cmd_serve(args) -> int:
+    import uvicorn
+
+    from app.demo import demo_logins
+
+    get_settings().resolved_secret_key()  # refuse a known key before anything else
+    _migrate()
+    if not args.no_demo:
+        _demo()
+        print("Demo logins:\n" + demo_logins())
+    print(f"Hideout runs at http://{args.host}:{args.port}")
+    uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True)
+    return 0
+
+
+def cmd_backup(args) -> int:
+    url = get_settings().resolved_database_url()
+    if not url.startswith("sqlite"):
+        print("This database is PostgreSQL: back it up with pg_dump, e.g. `pg_dump -Fc hideout > hideout.dump`.")
+        return 2
+    source_path = url.split("sqlite:///", 1)[1]
+    target = Path(args.path)
+    target.parent.mkdir(parents=True, exist_ok=True)
+    # The online backup API copies a consistent snapshot while the server keeps running.
+    with sqlite3.connect(source_path) as source, sqlite3.connect(target) as dest:
+        source.backup(dest)
+    print(f"Backed up {source_path} to {target}")
+    return 0
+
+
+def main(argv: list[str] | None = None) -> int:
+    parser = argparse.ArgumentParser(prog="hideout", description="Hideout campaign server")
+    sub = parser.add_subparsers(dest="command", required=True)
+    serve = sub.add_parser("serve", help="apply migrations and serve")
+    serve.add_argument("--host", default="127.0.0.1")
+    serve.add_argument("--port", type=int, default=8000)
+    serve.add_argument("--workers", type=int, default=1)
+    serve.add_argument("--no-demo", action="store_true", help="do not create the demo campaign")
+    serve.set_defaults(func=cmd_serve)
+    sub.add_parser("migrate", help="apply migrations").set_defaults(func=cmd_migrate)
+    sub.add_parser("demo", help="create the demo campaign when absent").set_defaults(func=cmd_demo)
+    backup = sub.add_parser("backup", help="copy the SQLite database")
+    backup.add_argument("path")
+    backup.set_defaults(func=cmd_backup)
+    args = parser.parse_args(argv)
+    return args.func(args)
+
+
+if __name__ == "__main__":
+    sys.exit(main())

@@ -1,0 +1,56 @@
+"""Uploaded images: verified by Pillow, stripped of metadata, kept with a web copy."""
+from __future__ import annotations
+
+import secrets
+from dataclasses import dataclass
+from io import BytesIO
+from pathlib import Path
+
+from PIL import Image, ImageOps, UnidentifiedImageError
+
+from app.core.errors import DomainError
+
+MAX_BYTES = 10 * 1024 * 1024
+WEB_MAX_SIDE = 2048
+FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
+Image.MAX_IMAGE_PIXELS = 80_000_000  # refuse decompression bombs
+
+
+@dataclass
+class StoredImage:
+    original: str
+    web: str
+    width: int
+    height: int
+
+
+def store_image(data: bytes, media_dir: Path) -> StoredImage:
+    if len(data) > MAX_BYTES:
+        raise DomainError("image_too_large", max_mb=MAX_BYTES // (1024 * 1024))
+    if not data:
+        raise DomainError("image_invalid")
+    try:
+        with Image.open(BytesIO(data)) as probe:
+            probe.verify()
+        image = Image.open(BytesIO(data))
+        image.load()
+    except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
+        raise DomainError("image_invalid") from None
+    if image.format not in FORMATS:
+        raise DomainError("image_invalid")
+    ext = FORMATS[image.format]
+    image = ImageOps.exif_transpose(image)
+    if ext == "jpg" and image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    media_dir.mkdir(parents=True, exist_ok=True)
+    stem = secrets.token_hex(12)
+    original = f"{stem}.{ext}"
+    # Saving anew without the source's info drops EXIF, GPS and comments.
+    clean = Image.new(image.mode, image.size)
+    clean.paste(image)
+    clean.save(media_dir / original, format=image.format if image.format else ext.upper())
+    web_img = clean.copy()
+    web_img.thumbnail((WEB_MAX_SIDE, WEB_MAX_SIDE))
+    web = f"{stem}.web.{ext}"
+    web_img.save(media_dir / web, format={"png": "PNG", "jpg": "JPEG", "webp": "WEBP"}[ext])
+    return StoredImage(original=original, web=web, width=web_img.width, height=web_img.height)

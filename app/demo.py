@@ -1,0 +1,73 @@
+"""The demo campaign that `make run` shows: a GM, three players, places and hideouts,
+round 1 in Preparation. Built through the same services as every request."""
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from app.accounts import service as accounts
+from app.accounts.models import User
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
+from app.maps import service as maps
+
+DEMO_PASSWORD = "vanguard-demo"
+DEMO_GM = "master"
+DEMO_PLAYERS = ("anna", "borys", "celina")
+DEMO_NAME = "Winter of the Lost Crown"
+STORY = """The old king is dead and his crown lost somewhere in the frozen marches.
+Warbands gather in the ruins, each sure the crown is theirs by right.
+
+*Whoever holds the most of the marches when the thaw comes will be crowned.*"""
+PLACES = [
+    # name, income, flag, x, y, description
+    ("Ravensgate", 10, True, 18, 22, "A walled market town at the river ford."),
+    ("Old Mill", 5, True, 72, 18, "A burnt mill with a sound cellar."),
+    ("Frostbarrow", 5, True, 45, 75, "Burial mounds that nobody visits twice."),
+    ("Greywater Ford", 8, True, 82, 64, "The only crossing for miles."),
+    ("Crownfall Ruins", 20, False, 50, 45, "Where the king fell. The crown was last seen here."),
+    ("Wolfwood", 4, False, 25, 60, "Dark pines and darker rumours."),
+]
+
+
+def demo_exists(session: Session) -> bool:
+    return session.exec(select(Campaign.id).where(Campaign.name == DEMO_NAME)).first() is not None
+
+
+def create_demo(session: Session) -> bool:
+    """Creates the demo once; returns False when it was already there."""
+    if demo_exists(session):
+        return False
+    users = {}
+    for nickname in (DEMO_GM, *DEMO_PLAYERS):
+        user = session.exec(select(User).where(User.nickname_key == nickname)).first()
+        users[nickname] = user or accounts.register(session, nickname=nickname, password=DEMO_PASSWORD)
+    gm = users[DEMO_GM]
+    campaign = campaigns.create_campaign(session, actor=gm, data={"name": DEMO_NAME, "story": STORY, "max_players": 6})
+    place_ids = []
+    for name, income, flag, x, y, text in PLACES:
+        place = maps.create_place(
+            session, actor=gm, campaign_id=campaign.id,
+            data={"name": name, "income": income, "hideout_slot": flag, "x": x, "y": y, "description": text},
+        )
+        place_ids.append(place.id)
+    ruins = place_ids[4]
+    for name, x, y in (("Throne Hall", 50, 30), ("Crypt of Kings", 30, 70)):
+        maps.create_place(
+            session, actor=gm, campaign_id=campaign.id,
+            data={"name": name, "income": 6, "hideout_slot": False, "x": x, "y": y, "parent_id": ruins},
+        )
+    campaigns.update_settings(session, actor=gm, campaign_id=campaign.id, changes={}, wizard_step=6)
+    for nickname in DEMO_PLAYERS:
+        campaigns.invite(session, actor=gm, campaign_id=campaign.id, nickname=nickname)
+        campaigns.accept_invitation(session, actor=users[nickname], campaign_id=campaign.id)
+    campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="hideouts")
+    for nickname, place_id in zip(DEMO_PLAYERS, place_ids):
+        campaigns.claim_hideout(session, actor=users[nickname], campaign_id=campaign.id, place_id=place_id)
+    campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="running")
+    return True
+
+
+def demo_logins() -> str:
+    lines = [f"  game master: {DEMO_GM} / {DEMO_PASSWORD}"]
+    lines += [f"  player:      {n} / {DEMO_PASSWORD}" for n in DEMO_PLAYERS]
+    return "\n".join(lines)
