@@ -116,13 +116,13 @@ def invite(session: Session, *, actor: User, campaign_id: int, nickname: str) ->
         raise DomainError("gm_cannot_play")
     if session.exec(select(Player.id).where(Player.campaign_id == campaign.id, Player.user_id == user.id)).first():
         raise DomainError("already_player", nickname=user.nickname)
-    if _roster_size(session, campaign.id) >= campaign.max_players:
-        raise DomainError("campaign_full", max=campaign.max_players)
     invitation = session.exec(
         select(Invitation).where(Invitation.campaign_id == campaign.id, Invitation.user_id == user.id)
     ).first()
     if invitation is not None and invitation.status == "pending":
         raise DomainError("already_invited", nickname=user.nickname)
+    if _roster_size(session, campaign.id) >= campaign.max_players:
+        raise DomainError("campaign_full", max=campaign.max_players)
     if invitation is None:
         invitation = Invitation(campaign_id=campaign.id, user_id=user.id)
     # A declined or lapsed invitation can be sent again.
