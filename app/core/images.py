@@ -38,7 +38,8 @@ def store_image(data: bytes, media_dir: Path) -> StoredImage:
         raise DomainError("image_invalid") from None
     if image.format not in FORMATS:
         raise DomainError("image_invalid")
-    ext = FORMATS[image.format]
+    fmt = image.format
+    ext = FORMATS[fmt]
     image = ImageOps.exif_transpose(image)
     if ext == "jpg" and image.mode not in ("RGB", "L"):
         image = image.convert("RGB")
@@ -48,9 +49,9 @@ def store_image(data: bytes, media_dir: Path) -> StoredImage:
     # Saving anew without the source's info drops EXIF, GPS and comments.
     clean = Image.new(image.mode, image.size)
     clean.paste(image)
-    clean.save(media_dir / original, format=image.format if image.format else ext.upper())
+    clean.save(media_dir / original, format=fmt)
     web_img = clean.copy()
     web_img.thumbnail((WEB_MAX_SIDE, WEB_MAX_SIDE))
     web = f"{stem}.web.{ext}"
-    web_img.save(media_dir / web, format={"png": "PNG", "jpg": "JPEG", "webp": "WEBP"}[ext])
+    web_img.save(media_dir / web, format=fmt)
     return StoredImage(original=original, web=web, width=web_img.width, height=web_img.height)

@@ -203,7 +203,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Chronicle").click()
     expect(gm.get_by_role("heading", name="Chronicle")).to_be_visible()
     chronicle = gm.locator("main ul.plain")
-    for text in (
+    expected = [  # oldest first
         "gm_e2e created the campaign.",
         "anna_e2e joined the campaign.",
         "borys_e2e joined the campaign.",
@@ -213,13 +213,18 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
         "The campaign begins: round 1, Preparation.",
         "Round 1: Preparation → Orders.",
         "Round 1: Orders → Preparation.",
+        "Round 1: Preparation → Orders.",
         "Round 1: Orders → Battles.",
         "Round 1: Battles → Settlement.",
         "Round 1: Settlement → Twilight.",
         "Round 1 ended; round 2 begins with Preparation.",
-    ):
-        expect(chronicle.get_by_text(text, exact=True)).to_be_visible()
-    expect(chronicle.get_by_text("Round 1: Preparation → Orders.", exact=True)).to_have_count(2)
+    ]
+    expect(chronicle.get_by_text(expected[-1], exact=True)).to_be_visible()
+    for text in set(expected):
+        expect(chronicle.get_by_text(text, exact=True)).to_have_count(expected.count(text))
+    # The chronicle lists the newest entry first.
+    shown = [t.strip() for t in chronicle.locator("li > div:first-child").all_inner_texts()]
+    assert shown == list(reversed(expected)), shown
     _no_horizontal_overflow(gm, "chronicle")
     screenshot(gm, "chronicle-gm")
 
