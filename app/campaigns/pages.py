@@ -15,6 +15,7 @@ from app.core.forms import Form, refusal, see_other, validate
 from app.core.images import store_image
 from app.core.templating import render
 from app.maps import service as maps
+from app.maps.pages import editor_context as place_editor
 from app.visibility import Viewer, require_gm, viewer_for
 
 router = APIRouter()
@@ -74,7 +75,7 @@ def create_campaign(request: Request, user: PageLogin, session: SessionDep, form
 def _wizard_page(request, session, viewer: Viewer, step: int, status_code=200, **extra):
     ctx = wizard_context(viewer.campaign, step)
     if step == 3:
-        ctx["places"] = maps.places(session, viewer.campaign.id)
+        ctx.update(place_editor(session, viewer.campaign.id))
     return render(request, "campaigns/wizard.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, **ctx, **extra)
 
 

@@ -1,7 +1,7 @@
 """Places tab and the GM's place list editor (wizard step 3)."""
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter, Query, Request
 
 from app.accounts.deps import PageLogin, SessionDep
 from app.campaigns import service as campaigns
@@ -11,7 +11,7 @@ from app.core.forms import Form, blank_to_none, refusal, safe_next, see_other, v
 from app.core.templating import render
 from app.maps import service
 from app.maps.schemas import PlaceIn, PlacePatch
-from app.visibility import viewer_for
+from app.visibility import require_gm, viewer_for
 
 router = APIRouter()
 
@@ -23,25 +23,48 @@ def _place_form(form) -> dict:
     return {k: v for k, v in data.items() if v is not None or k == "parent_id"}
 
 
+def editor_context(session, cid: int) -> dict:
+    rows, new_parent_options = service.editor_rows(service.places(session, cid))
+    return {"place_rows": rows, "new_parent_options": new_parent_options, "places": [p for p, _d in rows]}
+
+
 def _places_page(request, session, user, cid, status_code=200, **extra):
     viewer = viewer_for(session, user, cid)
-    places = service.places(session, cid)
+    editor = editor_context(session, cid)
+    places = editor["places"]
     back = safe_next(extra.pop("back", None), f"/campaigns/{cid}/places")
     if back.startswith(f"/campaigns/{cid}/setup/"):
         return render(
             request, "campaigns/wizard.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
-            **wizard_context(viewer.campaign, 3), places=places, form={}, errors={}, **extra,
+            **wizard_context(viewer.campaign, 3), **editor, form={}, errors={}, **extra,
         )
     owners = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
     return render(
         request, "maps/places.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
-        places=places, owners=owners, hideout_ids=service.hideout_place_ids(session, cid), tab="places", **extra,
+        **editor, owners=owners, hideout_ids=service.hideout_place_ids(session, cid), tab="places", **extra,
     )
 
 
 @router.get("/campaigns/{cid}/places")
 def places(cid: int, request: Request, user: PageLogin, session: SessionDep):
     return _places_page(request, session, user, cid)
+
+
+@router.get("/campaigns/{cid}/places/{pid}/edit")
+def edit_place_form(
+    cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep, next_url: str = Query("", alias="next")
+):
+    viewer = viewer_for(session, user, cid)
+    require_gm(viewer)
+    places_ = service.places(session, cid)
+    place = next((p for p in places_ if p.id == pid), None)
+    if place is None:
+        raise DomainError("not_found")
+    template = "maps/_place_form.html" if request.headers.get("hx-request") else "maps/place_edit.html"
+    return render(
+        request, template, viewer=viewer, campaign=viewer.campaign, place=place, tab="places",
+        parent_options=service.parent_choices(places_, pid), back=safe_next(next_url, f"/campaigns/{cid}/places"),
+    )
 
 
 @router.post("/campaigns/{cid}/places")

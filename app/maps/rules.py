@@ -44,3 +44,36 @@ def _subtree_height(place_id: int | None, parents: dict[int, int | None]) -> int
         return max((1 + height(c) for c in children.get(node, [])), default=0)
 
     return height(place_id)
+
+
+def tree_order(parents: dict[int, int | None]) -> list[tuple[int, int]]:
+    """Places in map order: each followed by the places inside it, with their level (0-2)."""
+    children: dict[int | None, list[int]] = {}
+    for place_id in sorted(parents):
+        children.setdefault(parents[place_id], []).append(place_id)
+    ordered: list[tuple[int, int]] = []
+
+    def walk(parent: int | None, depth: int) -> None:
+        for child in children.get(parent, []):
+            ordered.append((child, depth))
+            walk(child, depth + 1)
+
+    walk(None, 0)
+    return ordered
+
+
+def parent_candidates(place_id: int | None, parents: dict[int, int | None]) -> list[int]:
+    """Places that `place_id` (None for a new place) may be moved inside."""
+    height = _subtree_height(place_id, parents)
+    result = []
+    for candidate in sorted(parents):
+        node, depth, inside_itself = candidate, 0, False
+        while node is not None:
+            if node == place_id:
+                inside_itself = True
+                break
+            depth += 1
+            node = parents.get(node)
+        if not inside_itself and depth + 1 + height <= MAX_DEPTH:
+            result.append(candidate)
+    return result

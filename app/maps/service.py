@@ -20,6 +20,19 @@ def hideout_place_ids(session: Session, campaign_id: int) -> set[int]:
     return set(session.exec(select(Hideout.place_id).where(Hideout.campaign_id == campaign_id)).all())
 
 
+def editor_rows(places_: list[Place]) -> tuple[list[tuple[Place, int]], list[Place]]:
+    """The place list in map order with levels, and where a new place may be put."""
+    by_id = {p.id: p for p in places_}
+    parents = {p.id: p.parent_id for p in places_}
+    rows = [(by_id[i], depth) for i, depth in rules.tree_order(parents)]
+    return rows, [by_id[i] for i in rules.parent_candidates(None, parents)]
+
+
+def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
+    by_id = {p.id: p for p in places_}
+    return [by_id[i] for i in rules.parent_candidates(place_id, {p.id: p.parent_id for p in places_})]
+
+
 def _parents(session: Session, campaign_id: int) -> dict[int, int | None]:
     return dict(session.exec(select(Place.id, Place.parent_id).where(Place.campaign_id == campaign_id)).all())
 

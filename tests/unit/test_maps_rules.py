@@ -32,3 +32,15 @@ def test_r1_3_a_place_cannot_lie_inside_itself():
         with pytest.raises(DomainError) as info:
             rules.check_parent(place, parent, parents)
         assert info.value.code == "place_cycle"
+
+
+def test_r1_3_tree_order_lists_inner_places_after_their_parent():
+    parents = {1: None, 2: 1, 3: None, 4: 2, 5: 1}
+    assert rules.tree_order(parents) == [(1, 0), (2, 1), (4, 2), (5, 1), (3, 0)]
+
+
+def test_r1_3_parent_candidates_respect_depth_and_cycles():
+    parents = {1: None, 2: 1, 3: 2, 4: None}
+    assert rules.parent_candidates(None, parents) == [1, 2, 4]  # 3 is a district already
+    assert rules.parent_candidates(2, parents) == [1, 4]  # 2 has a child: only top places fit
+    assert rules.parent_candidates(1, parents) == []  # 1 holds two levels below it

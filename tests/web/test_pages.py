@@ -203,3 +203,24 @@ def test_r11_2_outsiders_get_404_on_campaign_pages(client, make_client):
     player = make_client()
     login(player, "player0")
     assert player.get(f"/campaigns/{cid}/setup/1").status_code == 403
+
+
+def test_r1_2_gm_edits_a_place_with_an_htmx_partial_or_a_full_page(client):
+    gm, cid, _players, places = running_campaign(client)
+    login(client, "gamemaster")
+    pid = places[2]["id"]  # nobody's place
+    full = client.get(f"/campaigns/{cid}/places/{pid}/edit?next=/campaigns/{cid}/places")
+    assert full.status_code == 200 and "<html" in full.text and f"Edit {places[2]['name']}" in full.text
+    partial = client.get(f"/campaigns/{cid}/places/{pid}/edit", headers={"HX-Request": "true"})
+    assert partial.status_code == 200 and "<html" not in partial.text and 'name="income"' in partial.text
+    r = post(client, f"/campaigns/{cid}/places/{pid}", {"name": "Renamed", "income": "12", "x": "5", "y": "6",
+                                                        "description": "*Cold*", "next": f"/campaigns/{cid}/places"})
+    assert r.status_code == 303
+    place = next(p for p in client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json() if p["id"] == pid)
+    assert (place["name"], place["income"], place["x"], place["description"]) == ("Renamed", 12, 5, "*Cold*")
+    owned = places[0]["id"]
+    r = post(client, f"/campaigns/{cid}/places/{owned}/delete", {"next": f"/campaigns/{cid}/places"})
+    assert r.status_code == 409 and "belongs to a player" in r.text
+    assert post(client, f"/campaigns/{cid}/places/{pid}/delete", {}).status_code == 303
+    player = client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json()
+    assert owned in {p["id"] for p in player} and pid not in {p["id"] for p in player}
