@@ -49,8 +49,8 @@ chromium:
 
 ## Extract messages and update the Polish catalog
 i18n: $(BIN)/.installed
-	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output -o translations/messages.pot --project=Hideout --version=0.1 .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations -l pl --no-fuzzy-matching --ignore-obsolete
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --width=100 -o translations/messages.pot --project=Hideout --version=0.1 .
+	$(BIN)/pybabel update -i translations/messages.pot -d translations -l pl --no-fuzzy-matching --ignore-obsolete --width=100
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.dashboard

@@ -224,3 +224,37 @@ def test_r1_2_gm_edits_a_place_with_an_htmx_partial_or_a_full_page(client):
     assert post(client, f"/campaigns/{cid}/places/{pid}/delete", {}).status_code == 303
     player = client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json()
     assert owned in {p["id"] for p in player} and pid not in {p["id"] for p in player}
+
+
+def test_logout_revokes_the_session_on_the_server(client, make_client):
+    register(client, "anna")
+    stolen = client.cookies.get("hideout_session")
+    post(client, "/logout")
+    thief = make_client()
+    thief.cookies.set("hideout_session", stolen)
+    assert thief.get("/account", follow_redirects=False).status_code == 303
+
+
+def test_password_change_logs_out_other_sessions(client, make_client):
+    register(client, "anna")
+    other = make_client()
+    login(other, "anna")
+    r = post(client, "/account/password", {"current": "wrong password", "new": "another password"}, token_from="/account")
+    assert r.status_code == 422 and "current password is wrong" in r.text
+    assert other.get("/account", follow_redirects=False).status_code == 200
+    r = post(client, "/account/password", {"current": "correct horse battery", "new": "another password"}, token_from="/account")
+    assert r.status_code == 200 and "other sessions were logged out" in r.text
+    assert other.get("/account", follow_redirects=False).status_code == 303
+    assert client.get("/account").status_code == 200
+    login(other, "anna", "another password")
+
+
+def test_account_api_tokens_created_and_revoked_from_the_page(client):
+    register(client, "anna")
+    r = post(client, "/account/tokens", {"name": "club-bot"}, token_from="/account")
+    token = r.text.split("<code")[1].split(">")[1].split("<")[0]
+    headers = {"Authorization": f"Bearer {token}"}
+    assert client.get("/api/v1/me", headers=headers).status_code == 200
+    token_id = r.text.split("/account/tokens/")[1].split("/")[0]
+    assert post(client, f"/account/tokens/{token_id}/revoke", {}, token_from="/account").status_code == 303
+    assert client.get("/api/v1/me", headers=headers).status_code == 401
