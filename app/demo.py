@@ -42,7 +42,9 @@ def create_demo(session: Session) -> bool:
         user = session.exec(select(User).where(User.nickname_key == nickname)).first()
         users[nickname] = user or accounts.register(session, nickname=nickname, password=DEMO_PASSWORD)
     gm = users[DEMO_GM]
-    campaign = campaigns.create_campaign(session, actor=gm, data={"name": DEMO_NAME, "story": STORY, "max_players": 6})
+    campaign = campaigns.create_campaign(
+        session, actor=gm, data={"name": DEMO_NAME, "story": STORY, "max_players": 6, "modules": {"paths": True}}
+    )
     place_ids = []
     for name, income, flag, x, y, text in PLACES:
         place = maps.create_place(
@@ -51,11 +53,18 @@ def create_demo(session: Session) -> bool:
         )
         place_ids.append(place.id)
     ruins = place_ids[4]
-    for name, x, y in (("Throne Hall", 50, 30), ("Crypt of Kings", 30, 70)):
+    inner = [
         maps.create_place(
             session, actor=gm, campaign_id=campaign.id,
-            data={"name": name, "income": 6, "hideout_slot": False, "x": x, "y": y, "parent_id": ruins},
-        )
+            data={"name": name, "income": 6, "hideout_slot": False, "x": x, "y": y, "parent_id": ruins, "entry": entry},
+        ).id
+        for name, x, y, entry in (("Ruined Gate", 50, 85, True), ("Throne Hall", 50, 30, False), ("Crypt of Kings", 25, 60, False))
+    ]
+    # Paths: index pairs into PLACES (and the ruins' inner places), one-way where marked.
+    for a, b, one_way in ((0, 5, False), (5, 2, False), (0, 4, False), (1, 4, False), (1, 3, False), (3, 4, True), (2, 4, False)):
+        maps.create_path(session, actor=gm, campaign_id=campaign.id, from_id=place_ids[a], to_id=place_ids[b], one_way=one_way)
+    for a, b in ((0, 1), (1, 2)):
+        maps.create_path(session, actor=gm, campaign_id=campaign.id, from_id=inner[a], to_id=inner[b], one_way=False)
     campaigns.update_settings(session, actor=gm, campaign_id=campaign.id, changes={}, wizard_step=6)
     for nickname in DEMO_PLAYERS:
         campaigns.invite(session, actor=gm, campaign_id=campaign.id, nickname=nickname)

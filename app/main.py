@@ -108,11 +108,11 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from app.accounts import api as accounts_api, pages as accounts_pages
     from app.campaigns import api as campaigns_api, pages as campaigns_pages
     from app.chronicle import api as chronicle_api, pages as chronicle_pages
-    from app.maps import api as maps_api, pages as maps_pages
+    from app.maps import api as maps_api, map_pages, pages as maps_pages
 
     for module in (accounts_api, campaigns_api, maps_api, chronicle_api):
         app.include_router(module.router, prefix=API_PREFIX)
-    for module in (accounts_pages, campaigns_pages, maps_pages, chronicle_pages):
+    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages):
         app.include_router(module.router, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

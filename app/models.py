@@ -2,7 +2,7 @@
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession  # noqa: F401
 from app.campaigns.models import Campaign, Invitation, Player  # noqa: F401
 from app.chronicle.models import ChronicleEntry  # noqa: F401
-from app.maps.models import Hideout, Place  # noqa: F401
+from app.maps.models import Hideout, Path, Place  # noqa: F401
 from app.core.db import SQLModel
 
 metadata = SQLModel.metadata

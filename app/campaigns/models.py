@@ -21,6 +21,11 @@ class Campaign(SQLModel, table=True):
     story: str = Field(default="")
     # File name of the web copy under the media folder (see core/images.py).
     cover_image: str | None = Field(default=None, max_length=64)
+    # The top-level campaign map (see core/images.py); None draws the built-in background.
+    map_image: str | None = Field(default=None, max_length=64)
+    map_original: str | None = Field(default=None, max_length=64)
+    map_width: int | None = None
+    map_height: int | None = None
     status: str = Field(default="setup", max_length=16)
     round: int = 0
     phase: str | None = Field(default=None, max_length=16)

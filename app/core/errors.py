@@ -79,6 +79,12 @@ ERRORS: dict[str, tuple[int, str]] = {
     "place_parent_invalid": (422, N_("The parent place does not exist in this campaign.")),
     "map_too_deep": (422, N_("Maps go three levels deep at most (land, city, district).")),
     "place_cycle": (422, N_("A place cannot lie inside itself.")),
+    "module_disabled": (409, N_("The %(module)s module is off in this campaign.")),
+    "path_same_place": (422, N_("A path joins two different places.")),
+    "path_cross_map": (422, N_("A path joins two places on the same map; use an entry point to join a place's map to its parent.")),
+    "path_exists": (409, N_("These two places are already joined by a path.")),
+    "entry_needs_parent": (422, N_("Only a place on a place's own map can be an entry from the parent place.")),
+    "map_has_places": (409, N_("%(place)s has places on its map; remove them before removing the map.")),
 }
 
 

@@ -1,14 +1,25 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Response
+from fastapi import APIRouter, File, Query, Request, Response, UploadFile
 
 from app.accounts.deps import ApiUser, SessionDep
+from app.core.errors import DomainError
 from app.maps import service
-from app.maps.models import Place
-from app.maps.schemas import PlaceIn, PlaceOut, PlacePatch
+from app.maps.models import Path, Place
+from app.maps.schemas import (
+    BreadcrumbOut,
+    MapImageOut,
+    MapOut,
+    PathIn,
+    PathOut,
+    PathPatch,
+    PlaceIn,
+    PlaceOut,
+    PlacePatch,
+)
 from app.visibility import viewer_for
 
-router = APIRouter(tags=["places"])
+router = APIRouter(tags=["map"])
 
 
 def place_out(place: Place, hideout_ids: set[int]) -> PlaceOut:
@@ -18,6 +29,42 @@ def place_out(place: Place, hideout_ids: set[int]) -> PlaceOut:
         has_map=place.has_map, entry=place.entry, owner_player_id=place.owner_player_id,
         hideout=place.id in hideout_ids,
     )
+
+
+def path_out(path: Path) -> PathOut:
+    return PathOut(id=path.id, from_id=path.from_place_id, to_id=path.to_place_id, one_way=path.one_way)
+
+
+@router.get("/campaigns/{cid}/map", response_model=MapOut)
+def get_map(cid: int, user: ApiUser, session: SessionDep, of: int | None = Query(None)):
+    view = service.map_view(session, viewer_for(session, user, cid), of)
+    image = view.image
+    holder = view.place or view.campaign
+    return MapOut(
+        of=of,
+        name=view.place.name if view.place else view.campaign.name,
+        image=MapImageOut(url=f"/media/{image[0]}", original_url=f"/media/{holder.map_original}" if holder.map_original else None,
+                          width=image[1], height=image[2]) if image else None,
+        breadcrumbs=[BreadcrumbOut(id=p.id, name=p.name) for p in view.breadcrumbs],
+        places=[place_out(p, view.hideouts) for p in view.places],
+        paths=[path_out(p) for p in view.paths],
+    )
+
+
+@router.put("/campaigns/{cid}/maps/{target}/image", response_model=MapImageOut)
+def put_map_image(cid: int, target: str, request: Request, user: ApiUser, session: SessionDep, file: UploadFile = File(...)):
+    if target == "top":
+        place_id = None
+    elif target.isdigit():
+        place_id = int(target)
+    else:
+        raise DomainError("not_found")
+    holder = service.set_map_image(
+        session, actor=user, campaign_id=cid, place_id=place_id, data=file.file.read(service.MAX_UPLOAD + 1),
+        media_dir=request.app.state.settings.var_dir / "media",
+    )
+    return MapImageOut(url=f"/media/{holder.map_image}", original_url=f"/media/{holder.map_original}",
+                       width=holder.map_width, height=holder.map_height)
 
 
 @router.get("/campaigns/{cid}/places", response_model=list[PlaceOut])
@@ -42,4 +89,27 @@ def update_place(cid: int, pid: int, body: PlacePatch, user: ApiUser, session: S
 @router.delete("/campaigns/{cid}/places/{pid}", status_code=204)
 def delete_place(cid: int, pid: int, user: ApiUser, session: SessionDep):
     service.delete_place(session, actor=user, campaign_id=cid, place_id=pid)
+    return Response(status_code=204)
+
+
+@router.get("/campaigns/{cid}/paths", response_model=list[PathOut])
+def list_paths(cid: int, user: ApiUser, session: SessionDep):
+    viewer = viewer_for(session, user, cid)
+    service.require_module(viewer.campaign, service.PATHS_MODULE)
+    return [path_out(p) for p in service.paths(session, cid)]
+
+
+@router.post("/campaigns/{cid}/paths", status_code=201, response_model=PathOut)
+def create_path(cid: int, body: PathIn, user: ApiUser, session: SessionDep):
+    return path_out(service.create_path(session, actor=user, campaign_id=cid, from_id=body.from_id, to_id=body.to_id, one_way=body.one_way))
+
+
+@router.patch("/campaigns/{cid}/paths/{path_id}", response_model=PathOut)
+def update_path(cid: int, path_id: int, body: PathPatch, user: ApiUser, session: SessionDep):
+    return path_out(service.update_path(session, actor=user, campaign_id=cid, path_id=path_id, one_way=body.one_way, reverse=body.reverse))
+
+
+@router.delete("/campaigns/{cid}/paths/{path_id}", status_code=204)
+def delete_path(cid: int, path_id: int, user: ApiUser, session: SessionDep):
+    service.delete_path(session, actor=user, campaign_id=cid, path_id=path_id)
     return Response(status_code=204)

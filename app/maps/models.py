@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from sqlalchemy import CheckConstraint
+from sqlalchemy import CheckConstraint, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 
@@ -23,6 +23,27 @@ class Place(SQLModel, table=True):
     owner_player_id: int | None = Field(default=None, foreign_key="player.id", index=True)
     has_map: bool = False
     entry: bool = False
+    # The place's own map image (see core/images.py); None draws the built-in background.
+    map_image: str | None = Field(default=None, max_length=64)
+    map_original: str | None = Field(default=None, max_length=64)
+    map_width: int | None = None
+    map_height: int | None = None
+
+
+class Path(SQLModel, table=True):
+    """A path between two places on one map (paths module, R9.7); two-way unless one_way,
+    in which case it leads from `from_place_id` to `to_place_id`."""
+
+    __tablename__ = "path"
+    __table_args__ = (
+        UniqueConstraint("from_place_id", "to_place_id"),
+        CheckConstraint("from_place_id <> to_place_id", name="distinct_ends"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    from_place_id: int = Field(foreign_key="place.id", index=True, ondelete="CASCADE")
+    to_place_id: int = Field(foreign_key="place.id", index=True, ondelete="CASCADE")
+    one_way: bool = False
 
 
 class Hideout(SQLModel, table=True):

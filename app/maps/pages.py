@@ -19,6 +19,9 @@ router = APIRouter()
 def _place_form(form) -> dict:
     data = blank_to_none({k: form.get(k) for k in ("name", "description", "income", "x", "y", "parent_id")})
     data["hideout_slot"] = form.get("hideout_slot") == "on"
+    data["entry"] = form.get("entry") == "on"
+    if "has_map_form" in form:
+        data["has_map"] = form.get("has_map") == "on"
     data["description"] = data.get("description") or ""
     return {k: v for k, v in data.items() if v is not None or k == "parent_id"}
 
@@ -33,6 +36,15 @@ def _places_page(request, session, user, cid, status_code=200, **extra):
     editor = editor_context(session, cid)
     places = editor["places"]
     back = safe_next(extra.pop("back", None), f"/campaigns/{cid}/places")
+    if back.startswith(f"/campaigns/{cid}/map"):
+        from urllib.parse import parse_qs, urlsplit
+
+        from app.maps.map_pages import _map_page
+
+        of = parse_qs(urlsplit(back).query).get("of", [None])[0]
+        message = extra.get("place_error")
+        return _map_page(request, session, user, cid, int(of) if of and of.isdigit() else None,
+                         status_code=status_code, map_error=message)
     if back.startswith(f"/campaigns/{cid}/setup/"):
         return render(
             request, "campaigns/wizard.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,

@@ -77,3 +77,42 @@ def parent_candidates(place_id: int | None, parents: dict[int, int | None]) -> l
         if not inside_itself and depth + 1 + height <= MAX_DEPTH:
             result.append(candidate)
     return result
+
+
+# --- paths (R9.7) -------------------------------------------------------------------
+
+
+def path_graph(
+    paths: list[tuple[int, int, bool]], entries: list[tuple[int, int]]
+) -> dict[int, set[int]]:
+    """Who leads where in one step. A path is (from, to, one_way); an entry is
+    (place-map point, its parent place), joined both ways."""
+    graph: dict[int, set[int]] = {}
+    for a, b, one_way in paths:
+        graph.setdefault(a, set()).add(b)
+        if not one_way:
+            graph.setdefault(b, set()).add(a)
+    for point, parent in entries:
+        graph.setdefault(point, set()).add(parent)
+        graph.setdefault(parent, set()).add(point)
+    return graph
+
+
+def reachable(own: set[int], graph: dict[int, set[int]]) -> set[int]:
+    """R9.7: a player's places and the places one path away from them, in the paths'
+    directions. Each capture so opens the way one step further."""
+    result = set(own)
+    for place in own:
+        result |= graph.get(place, set())
+    return result
+
+
+def check_path(from_parent: int | None, to_parent: int | None, from_id: int, to_id: int,
+               existing: set[frozenset[int]]) -> None:
+    """A path joins two different places on the same map, once."""
+    if from_id == to_id:
+        raise DomainError("path_same_place")
+    if from_parent != to_parent:
+        raise DomainError("path_cross_map")
+    if frozenset((from_id, to_id)) in existing:
+        raise DomainError("path_exists")

@@ -25,6 +25,7 @@ class PlacePatch(BaseModel):
     y: float | None = Field(default=None, ge=0, le=100)
     parent_id: int | None = None
     entry: bool | None = None
+    has_map: bool | None = None
 
 
 class PlaceOut(BaseModel):
@@ -41,3 +42,45 @@ class PlaceOut(BaseModel):
     owner_player_id: int | None
     hideout: bool
     events: list[int] = []
+
+
+class PathIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    from_id: int
+    to_id: int
+    one_way: bool = False
+
+
+class PathPatch(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    one_way: bool | None = None
+    reverse: bool = False
+
+
+class PathOut(BaseModel):
+    id: int
+    from_id: int
+    to_id: int
+    one_way: bool
+
+
+class MapImageOut(BaseModel):
+    url: str
+    original_url: str | None
+    width: int
+    height: int
+
+
+class BreadcrumbOut(BaseModel):
+    id: int
+    name: str
+
+
+class MapOut(BaseModel):
+    of: int | None
+    name: str
+    image: MapImageOut | None
+    breadcrumbs: list[BreadcrumbOut]
+    places: list[PlaceOut]
+    paths: list[PathOut]
+    warband_positions: list[dict] = []

@@ -1,15 +1,24 @@
-"""Place use cases. The wizard's place list and (later) the map editor share these."""
+"""Place, map and path use cases. The wizard's place list, the visual map editor and the
+API share these."""
 from __future__ import annotations
 
+from dataclasses import dataclass, field
+from pathlib import Path as FsPath
+
+from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from app.accounts.models import User
-from app.core.errors import DomainError
+from app.campaigns.models import Campaign, Player
+from app.core.errors import DomainError, Msg
+from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
-from app.maps.models import Hideout, Place
+from app.maps.models import Hideout, Path, Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 
 EDITABLE = ("name", "description", "income", "hideout_slot", "x", "y", "entry")
+PATHS_MODULE = "paths"
+MAX_UPLOAD = MAX_BYTES
 
 
 def places(session: Session, campaign_id: int) -> list[Place]:
@@ -51,6 +60,14 @@ def _place(session: Session, campaign_id: int, place_id: int) -> Place:
     return place
 
 
+def require_module(campaign: Campaign, module: str) -> None:
+    """R9.6: with a module off, its actions are refused with a clear error."""
+    if not campaign.modules.get(module):
+        from app.campaigns.terms import MODULE_NAMES
+
+        raise DomainError("module_disabled", module=Msg(MODULE_NAMES[module]))
+
+
 def _check_parent(session: Session, campaign_id: int, place_id: int | None, parent_id: int | None) -> None:
     if parent_id is None:
         return
@@ -60,35 +77,60 @@ def _check_parent(session: Session, campaign_id: int, place_id: int | None, pare
     rules.check_parent(place_id, parent_id, parents)
 
 
+def _open_map(session: Session, parent_id: int | None) -> None:
+    if parent_id is not None:
+        parent = session.get(Place, parent_id)
+        parent.has_map = True
+        session.add(parent)
+
+
+def _check_entry(campaign: Campaign, place: Place, *, setting: bool) -> None:
+    """The entry mark belongs to the paths module and to places on a place's map (R1.3)."""
+    if setting:
+        require_module(campaign, PATHS_MODULE)
+    if place.entry and place.parent_id is None:
+        raise DomainError("entry_needs_parent")
+
+
 def create_place(session: Session, *, actor: User, campaign_id: int, data: dict) -> Place:
-    _gm_viewer(session, actor, campaign_id)
+    viewer = _gm_viewer(session, actor, campaign_id)
     _check_parent(session, campaign_id, None, data.get("parent_id"))
     place = Place(campaign_id=campaign_id, **{k: v for k, v in data.items() if k in (*EDITABLE, "parent_id")})
     place.name = place.name.strip()
+    _check_entry(viewer.campaign, place, setting=bool(data.get("entry")))
     session.add(place)
-    if place.parent_id is not None:
-        parent = session.get(Place, place.parent_id)
-        parent.has_map = True
-        session.add(parent)
+    _open_map(session, place.parent_id)
     session.flush()
     return place
 
 
 def update_place(session: Session, *, actor: User, campaign_id: int, place_id: int, changes: dict) -> Place:
-    _gm_viewer(session, actor, campaign_id)
+    viewer = _gm_viewer(session, actor, campaign_id)
     place = _place(session, campaign_id, place_id)
     if "parent_id" in changes and changes["parent_id"] != place.parent_id:
         _check_parent(session, campaign_id, place.id, changes["parent_id"])
         place.parent_id = changes["parent_id"]
-        if place.parent_id is not None:
-            parent = session.get(Place, place.parent_id)
-            parent.has_map = True
-            session.add(parent)
+        _open_map(session, place.parent_id)
+        if place.parent_id is None and not changes.get("entry"):
+            place.entry = False
     for key in EDITABLE:
         if changes.get(key) is not None:
             setattr(place, key, changes[key].strip() if key == "name" else changes[key])
+    if changes.get("has_map") is not None and changes["has_map"] != place.has_map:
+        _set_has_map(session, campaign_id, place, changes["has_map"])
+    _check_entry(viewer.campaign, place, setting=bool(changes.get("entry")))
     session.add(place)
     return place
+
+
+def _set_has_map(session: Session, campaign_id: int, place: Place, has_map: bool) -> None:
+    """R1.3: a place gets its own map unless it is already a district (third level)."""
+    parents = _parents(session, campaign_id)
+    if has_map and rules.depth_of(place.id, parents) >= rules.MAX_DEPTH:
+        raise DomainError("map_too_deep")
+    if not has_map and any(parent == place.id for parent in parents.values()):
+        raise DomainError("map_has_places", place=place.name)
+    place.has_map = has_map
 
 
 def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: int) -> None:
@@ -97,3 +139,148 @@ def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: i
     if place.owner_player_id is not None and viewer.campaign.status != "setup":
         raise DomainError("place_owned", place=place.name)
     session.delete(place)
+
+
+# --- map images ---------------------------------------------------------------------
+
+
+def set_map_image(
+    session: Session, *, actor: User, campaign_id: int, place_id: int | None, data: bytes, media_dir: FsPath
+) -> Campaign | Place:
+    """The top map (place_id None) or a place's own map (which the place then has)."""
+    viewer = _gm_viewer(session, actor, campaign_id)
+    target: Campaign | Place = viewer.campaign
+    if place_id is not None:
+        target = _place(session, campaign_id, place_id)
+        if not target.has_map:
+            _set_has_map(session, campaign_id, target, True)
+    stored = store_image(data, media_dir)
+    target.map_image, target.map_original = stored.web, stored.original
+    target.map_width, target.map_height = stored.width, stored.height
+    session.add(target)
+    return target
+
+
+# --- paths (R9.7) -------------------------------------------------------------------
+
+
+def paths(session: Session, campaign_id: int) -> list[Path]:
+    return list(session.exec(select(Path).where(Path.campaign_id == campaign_id).order_by(Path.id)).all())
+
+
+def create_path(session: Session, *, actor: User, campaign_id: int, from_id: int, to_id: int, one_way: bool) -> Path:
+    viewer = _gm_viewer(session, actor, campaign_id)
+    require_module(viewer.campaign, PATHS_MODULE)
+    a, b = _place(session, campaign_id, from_id), _place(session, campaign_id, to_id)
+    existing = {
+        frozenset((p.from_place_id, p.to_place_id))
+        for p in session.exec(
+            select(Path).where(
+                or_(Path.from_place_id.in_((a.id, b.id)), Path.to_place_id.in_((a.id, b.id)))
+            )
+        ).all()
+    }
+    rules.check_path(a.parent_id, b.parent_id, a.id, b.id, existing)
+    path = Path(campaign_id=campaign_id, from_place_id=a.id, to_place_id=b.id, one_way=one_way)
+    session.add(path)
+    session.flush()
+    return path
+
+
+def _path(session: Session, campaign_id: int, path_id: int) -> Path:
+    path = session.get(Path, path_id)
+    if path is None or path.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    return path
+
+
+def update_path(session: Session, *, actor: User, campaign_id: int, path_id: int,
+                one_way: bool | None = None, reverse: bool = False) -> Path:
+    viewer = _gm_viewer(session, actor, campaign_id)
+    require_module(viewer.campaign, PATHS_MODULE)
+    path = _path(session, campaign_id, path_id)
+    if one_way is not None:
+        path.one_way = one_way
+    if reverse:
+        path.from_place_id, path.to_place_id = path.to_place_id, path.from_place_id
+    session.add(path)
+    return path
+
+
+def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int) -> None:
+    viewer = _gm_viewer(session, actor, campaign_id)
+    require_module(viewer.campaign, PATHS_MODULE)
+    session.delete(_path(session, campaign_id, path_id))
+
+
+def path_graph(session: Session, campaign_id: int) -> dict[int, set[int]]:
+    """The one-step graph of R9.7 for the whole campaign (orders use it)."""
+    edges = [(p.from_place_id, p.to_place_id, p.one_way) for p in paths(session, campaign_id)]
+    entries = list(
+        session.exec(
+            select(Place.id, Place.parent_id).where(
+                Place.campaign_id == campaign_id, Place.entry.is_(True), Place.parent_id.is_not(None)
+            )
+        ).all()
+    )
+    return rules.path_graph(edges, entries)
+
+
+# --- the map view -------------------------------------------------------------------
+
+
+@dataclass
+class MapView:
+    campaign: Campaign
+    place: Place | None  # None for the top map
+    breadcrumbs: list[Place]
+    places: list[Place]
+    paths: list[Path]
+    owners: dict[int, tuple[str, int]] = field(default_factory=dict)  # player id -> (nickname, colour)
+    hideouts: set[int] = field(default_factory=set)
+
+    @property
+    def image(self) -> tuple[str, int, int] | None:
+        holder = self.place or self.campaign
+        if holder.map_image:
+            return holder.map_image, holder.map_width or 1000, holder.map_height or 700
+        return None
+
+    @property
+    def height(self) -> int:
+        """SVG units: the map is 1000 wide and keeps its image's proportions."""
+        image = self.image
+        return round(1000 * image[2] / image[1]) if image else 700
+
+
+def map_view(session: Session, viewer: Viewer, of: int | None) -> MapView:
+    """Everything one map shows, in a fixed number of statements."""
+    campaign = viewer.campaign
+    place = None
+    crumbs: list[Place] = []
+    if of is not None:
+        place = _place(session, campaign.id, of)
+        if not place.has_map:
+            raise DomainError("not_found")
+        node: Place | None = place
+        while node is not None:
+            crumbs.insert(0, node)
+            node = session.get(Place, node.parent_id) if node.parent_id else None
+    on_map = list(
+        session.exec(
+            select(Place).where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None)).order_by(Place.id)
+        ).all()
+    )
+    ids = [p.id for p in on_map]
+    map_paths = (
+        list(session.exec(select(Path).where(Path.campaign_id == campaign.id, Path.from_place_id.in_(ids)).order_by(Path.id)).all())
+        if ids else []
+    )
+    players = session.exec(
+        select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id).order_by(Player.id)
+    ).all()
+    owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
+    hideouts = set(
+        session.exec(select(Hideout.place_id).where(Hideout.campaign_id == campaign.id, Hideout.place_id.in_(ids))).all()
+    ) if ids else set()
+    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners, hideouts=hideouts)

@@ -1,0 +1,63 @@
+"""Shapes the map for drawing: SVG coordinates, marker classes, shortened path ends."""
+from __future__ import annotations
+
+import math
+from dataclasses import dataclass
+
+from app.maps.service import MapView
+
+MARKER_RADIUS = 12
+
+
+@dataclass
+class Marker:
+    id: int
+    name: str
+    income: int
+    x: float
+    y: float
+    css: str
+    icon: str
+    owner: str | None
+
+
+@dataclass
+class Line:
+    id: int
+    x1: float
+    y1: float
+    x2: float
+    y2: float
+    one_way: bool
+
+
+def markers(view: MapView) -> list[Marker]:
+    result = []
+    for p in view.places:
+        classes = ["pl"]
+        owner = view.owners.get(p.owner_player_id) if p.owner_player_id else None
+        classes.append(f"o{owner[1]}" if owner else "u")
+        if p.has_map:
+            classes.append("m")
+        if p.entry:
+            classes.append("e")
+        icon = "⌂" if p.id in view.hideouts else ("⚑" if p.hideout_slot and owner is None else ("⇧" if p.entry else ""))
+        result.append(Marker(
+            id=p.id, name=p.name, income=p.income, x=round(p.x * 10, 1), y=round(p.y * view.height / 100, 1),
+            css=" ".join(classes), icon=icon, owner=owner[0] if owner else None,
+        ))
+    return result
+
+
+def lines(view: MapView, placed: list[Marker]) -> list[Line]:
+    """Paths end at the markers' edges, so one-way arrows stay visible."""
+    at = {m.id: (m.x, m.y) for m in placed}
+    result = []
+    for path in view.paths:
+        if path.from_place_id not in at or path.to_place_id not in at:
+            continue
+        (x1, y1), (x2, y2) = at[path.from_place_id], at[path.to_place_id]
+        length = math.hypot(x2 - x1, y2 - y1) or 1
+        dx, dy = (x2 - x1) / length * (MARKER_RADIUS + 2), (y2 - y1) / length * (MARKER_RADIUS + 2)
+        result.append(Line(path.id, round(x1 + dx, 1), round(y1 + dy, 1), round(x2 - dx, 1), round(y2 - dy, 1), path.one_way))
+    return result
