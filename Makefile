@@ -54,6 +54,7 @@ i18n: $(BIN)/.installed
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.dashboard
+	$(BIN)/python -m bench.map_page
 
 clean:
 	rm -rf $(VENV) var test-artifacts

@@ -37,3 +37,43 @@ def build(engine, *, gm_nickname: str, players: int, chronicle: int | None = Non
                                  params={"round": 1, "from_phase": "preparation", "to_phase": "orders"}))
         s.commit()
         return c.id
+
+
+def build_map(engine, *, gm_nickname: str, places: int, paths: int, players: int = 20) -> int:
+    """A running campaign whose top map holds `places` places and `paths` paths, with
+    `players` players each holding a hideout (paths module on)."""
+    import random
+
+    from app.maps.models import Path
+
+    rng = random.Random(7)
+    with Session(engine) as s:
+        gm = s.exec(select(User).where(User.nickname_key == gm_nickname)).one()
+        c = Campaign(gm_user_id=gm.id, name=f"Map {places}", status="running", round=2, phase="preparation",
+                     max_players=40, setup_complete=True, wizard_step=6,
+                     modules={"paths": True, "guilds": True, "multi_band_battles": True})
+        s.add(c)
+        s.flush()
+        rows = []
+        for i in range(places):
+            rows.append(Place(campaign_id=c.id, name=f"Place {i:03d}", income=rng.randint(0, 20),
+                              hideout_slot=i % 5 == 0, x=round(rng.uniform(0, 100), 2), y=round(rng.uniform(0, 100), 2)))
+        s.add_all(rows)
+        s.flush()
+        for i in range(players):
+            u = User(nickname=f"m{c.id}_{i}", nickname_key=f"m{c.id}_{i}", password_hash="x")
+            s.add(u)
+            s.flush()
+            p = Player(campaign_id=c.id, user_id=u.id)
+            s.add(p)
+            s.flush()
+            rows[i * 5].owner_player_id = p.id
+            s.add(Hideout(campaign_id=c.id, place_id=rows[i * 5].id, player_id=p.id))
+        pairs: set[frozenset[int]] = set()
+        while len(pairs) < paths:
+            a, b = rng.sample(range(places), 2)
+            pairs.add(frozenset((rows[a].id, rows[b].id)))
+        s.add_all(Path(campaign_id=c.id, from_place_id=min(pair), to_place_id=max(pair), one_way=rng.random() < 0.3)
+                  for pair in pairs)
+        s.commit()
+        return c.id

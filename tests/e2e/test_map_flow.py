@@ -1,0 +1,360 @@
+"""The GM builds nested maps with paths on the map page by tapping, at 390x844 in
+Chromium; the players then see who holds which place."""
+from __future__ import annotations
+
+import re
+
+from playwright.sync_api import Page, expect
+
+PASSWORD = "correct horse battery"
+CAMPAIGN = "Ashes over Ravenhold"
+GM, ANNA, BORYS = "mapgm", "mapanna", "mapborys"
+
+
+# --- helpers -----------------------------------------------------------------------
+
+
+def _no_horizontal_overflow(page: Page, where: str) -> None:
+    sizes = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
+    assert sizes[0] <= sizes[1] + 1, f"{where} overflows horizontally at 390 px (scrollWidth, innerWidth = {sizes})"
+
+
+def _register(page: Page, nickname: str) -> None:
+    page.goto("/register")
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Create account").click()
+    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
+
+
+def _api_player(page: Page, nickname: str) -> str:
+    """Registers `nickname` through the JSON API and returns a Bearer token."""
+    response = page.request.post("/api/v1/users", data={"nickname": nickname, "password": PASSWORD})
+    assert response.status == 201, (response.status, response.text())
+    response = page.request.post("/api/v1/auth/tokens", data={"nickname": nickname, "password": PASSWORD})
+    assert response.status == 201, (response.status, response.text())
+    return response.json()["token"]
+
+
+def _login(page: Page, nickname: str) -> None:
+    page.goto("/login")
+    page.get_by_label("Nickname").fill(nickname)
+    page.get_by_label("Password").fill(PASSWORD)
+    page.get_by_role("button", name="Log in").click()
+    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name=nickname)).to_be_visible()
+
+
+def _svg(page: Page):
+    return page.locator("svg#map")
+
+
+def _marker(page: Page, name: str):
+    return page.locator("#map a.pl").filter(has=page.locator("text.n", has_text=re.compile(rf"^{re.escape(name)} ·")))
+
+
+def _centre(locator) -> tuple[float, float]:
+    box = locator.bounding_box()
+    assert box, f"{locator} has no box"
+    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
+
+
+def _tap_marker(page: Page, name: str) -> None:
+    """A tap on the marker's circle (the <a> also spans its label below)."""
+    marker = _marker(page, name)
+    expect(marker).to_have_count(1)
+    marker.scroll_into_view_if_needed()
+    page.mouse.click(*_centre(marker.locator("circle")))
+
+
+def _mode(page: Page, name: str) -> None:
+    page.get_by_role("toolbar", name="Map tools").get_by_role("radio", name=name, exact=True).check()
+
+
+def _add_place_by_tap(page: Page, fx: float, fy: float, name: str, *, income: int = 0,
+                      hideout: bool = False, entry: bool = False) -> None:
+    """In Add place mode, taps the empty map at (fx, fy) of its box and fills the New place sheet."""
+    _mode(page, "Add place")
+    svg = _svg(page)
+    svg.scroll_into_view_if_needed()
+    box = svg.bounding_box()
+    page.mouse.click(box["x"] + fx * box["width"], box["y"] + fy * box["height"])
+    sheet = page.locator("#sheet")
+    expect(sheet.get_by_role("heading", name="New place")).to_be_visible()
+    # The sheet carries the tapped spot in percent of the map.
+    x = float(sheet.get_by_label("Position x (%)").input_value())
+    y = float(sheet.get_by_label("Position y (%)").input_value())
+    assert abs(x - fx * 100) < 3 and abs(y - fy * 100) < 3, (name, x, y, fx, fy)
+    sheet.get_by_label("Name").fill(name)
+    sheet.get_by_label("Income per round").fill(str(income))
+    if hideout:
+        sheet.get_by_label("Hideout place").check()
+    entry_box = sheet.get_by_label("Entry from the parent place")
+    if entry:
+        entry_box.check()
+    with page.expect_navigation():
+        sheet.get_by_role("button", name="Add place", exact=True).click()
+    expect(_marker(page, name)).to_have_count(1)
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def _open_sheet(page: Page, name: str):
+    _mode_if_gm(page, "View")
+    _tap_marker(page, name)
+    sheet = page.locator("#sheet")
+    expect(sheet.locator("#sheet-h")).to_have_text(re.compile(rf"^(⚑ |⌂ )?{re.escape(name)}$"))
+    return sheet
+
+
+def _mode_if_gm(page: Page, name: str) -> None:
+    radios = page.get_by_role("toolbar", name="Map tools").get_by_role("radio", name=name, exact=True)
+    if radios.count():
+        radios.check()
+
+
+def _give_own_map(page: Page, name: str) -> None:
+    sheet = _open_sheet(page, name)
+    expect(sheet.get_by_role("link", name="Enter inside")).to_have_count(0)
+    sheet.locator("summary", has_text=f"Edit {name}").click()
+    sheet.get_by_label("Own map (places inside this place)").check()
+    with page.expect_navigation():
+        sheet.get_by_role("button", name="Save", exact=True).click()
+    expect(page.get_by_role("alert")).to_have_count(0)
+
+
+def _enter_inside(page: Page, name: str) -> None:
+    row = page.locator("section", has=page.get_by_role("heading", name="Places on this map")).locator("li").filter(
+        has=page.get_by_role("link", name=name, exact=False)
+    ).filter(has_text=name)
+    row.get_by_role("link", name="Enter inside").click()
+    expect(page.locator("nav.crumbs a[aria-current=page]")).to_have_text(name)
+
+
+def _crumbs(page: Page):
+    return page.get_by_role("navigation", name="Maps")
+
+
+def _view_box(page: Page) -> list[float]:
+    return [float(n) for n in _svg(page).get_attribute("viewBox").split()]
+
+
+# --- the test ----------------------------------------------------------------------
+
+
+def test_e2e_r1_2_r1_3_r9_7_gm_builds_nested_maps_with_paths_and_players_see_owners(new_page, screenshot):
+    """R1.2 (the GM places places on the map by tapping, flags hideout places ⚑ and
+    moves them), R1.3 (a place gets its own map, three levels at most, with breadcrumbs
+    back up; an entry point joins a map to its parent place) and R9.7 (paths drawn
+    between places, two-way or one-way), all on the map page at 390x844 in Chromium;
+    the players then see the places' owners on the map, the list and the sheet."""
+    gm, anna, borys = new_page("gm"), new_page("anna"), new_page("borys")
+    tokens = {ANNA: _api_player(anna, ANNA), BORYS: _api_player(borys, BORYS)}
+
+    # --- the GM and the wizard, straight through -------------------------------------
+    _register(gm, GM)
+    gm.get_by_role("link", name="New campaign").click()
+    gm.get_by_label("Campaign name").fill(CAMPAIGN)
+    gm.get_by_role("button", name="Save and continue").click()
+    expect(gm.get_by_role("heading", name="Step 2 of 6: Players")).to_be_visible()
+    cid = int(re.search(r"/campaigns/(\d+)/setup/2", gm.url).group(1))
+    base = f"/campaigns/{cid}"
+    gm.get_by_label("Number of players").fill("2")
+    for step in (3, 4, 5, 6):
+        gm.get_by_role("button", name="Save and continue").click()
+        expect(gm.get_by_role("heading", name=re.compile(rf"^Step {step} of 6"))).to_be_visible()
+    gm.get_by_label("Paths between places").check()
+    gm.get_by_role("button", name="Finish setup").click()
+    expect(gm.get_by_role("heading", name="What to do now")).to_be_visible()
+
+    # --- the top map: three places by tapping (R1.2) ----------------------------------
+    gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Map").click()
+    expect(_svg(gm)).to_be_visible()
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*$"))
+    toolbar = gm.get_by_role("toolbar", name="Map tools")
+    for mode in ("View", "Move", "Add place", "Draw path"):
+        expect(toolbar.get_by_role("radio", name=mode, exact=True)).to_have_count(1)
+    expect(gm.locator("#map a.pl")).to_have_count(0)
+    _add_place_by_tap(gm, 0.2, 0.25, "Ravenhold", income=5, hideout=True)
+    _add_place_by_tap(gm, 0.8, 0.3, "Ember Docks", income=4, hideout=True)
+    _add_place_by_tap(gm, 0.5, 0.7, "Old Keep", income=3)
+    expect(gm.locator("#map a.pl")).to_have_count(3)
+    transforms = {n: _marker(gm, n).get_attribute("transform") for n in ("Ravenhold", "Ember Docks", "Old Keep")}
+    assert len(set(transforms.values())) == 3, transforms
+    expect(_marker(gm, "Ravenhold").locator("text.i")).to_have_text("⚑")
+    expect(_marker(gm, "Ember Docks").locator("text.i")).to_have_text("⚑")
+    expect(_marker(gm, "Old Keep").locator("text.i")).to_have_count(0)
+    # Left to right as tapped.
+    xs = {n: float(re.match(r"translate\(([\d.]+) ([\d.]+)\)", t).group(1)) for n, t in transforms.items()}
+    assert xs["Ravenhold"] < xs["Old Keep"] < xs["Ember Docks"], xs
+
+    # --- paths (R9.7): tap one place, then another --------------------------------
+    for a, b in (("Ravenhold", "Old Keep"), ("Ember Docks", "Old Keep")):
+        _mode(gm, "Draw path")
+        expect(gm.locator("#map-hint")).to_have_text("Tap the place where the path starts.")
+        _tap_marker(gm, a)
+        expect(_marker(gm, a)).to_have_class(re.compile(r"\bsel\b"))
+        expect(gm.locator("#map-hint")).to_have_text("Now tap the place where it leads.")
+        with gm.expect_navigation():
+            _tap_marker(gm, b)
+    expect(gm.locator("#map line.w")).to_have_count(2)
+    expect(gm.locator("#map line.w.o")).to_have_count(0)
+
+    # Ember Docks -> Old Keep becomes one-way through Ember Docks' sheet.
+    sheet = _open_sheet(gm, "Ember Docks")
+    paths = sheet.locator("details", has=gm.locator("summary", has_text="Paths"))
+    expect(paths).to_have_attribute("open", "")
+    expect(paths.locator("li")).to_have_count(1)
+    expect(paths.locator("li").first).to_contain_text("Ember Docks ↔ Old Keep")
+    sheet.scroll_into_view_if_needed()
+    _no_horizontal_overflow(gm, "map page with a place's sheet")
+    screenshot(gm, "map-sheet")
+    with gm.expect_navigation():
+        paths.get_by_role("button", name="Make one-way").click()
+    expect(gm.locator("#map line.w")).to_have_count(2)
+    expect(gm.locator("#map line.w.o")).to_have_count(1)
+    sheet = _open_sheet(gm, "Old Keep")
+    expect(sheet.locator("details", has=gm.locator("summary", has_text="Paths")).locator("li")).to_have_text(
+        [re.compile(r"Old Keep ↔ Ravenhold"), re.compile(r"Ember Docks → Old Keep")]
+    )
+
+    # --- Move mode: drag Old Keep --------------------------------------------------
+    gm.reload()
+    before = _marker(gm, "Old Keep").get_attribute("transform")
+    _mode(gm, "Move")
+    _svg(gm).scroll_into_view_if_needed()
+    x, y = _centre(_marker(gm, "Old Keep").locator("circle"))
+    gm.mouse.move(x, y)
+    gm.mouse.down()
+    gm.mouse.move(x + 20, y - 10, steps=4)
+    gm.mouse.move(x + 40, y - 20, steps=4)
+    gm.mouse.up()
+    expect(gm.locator("#map-hint")).to_have_text("Saved.")
+    gm.reload()
+    after = _marker(gm, "Old Keep").get_attribute("transform")
+    assert after != before, (before, after)
+    (bx, by), (ax, ay) = (tuple(map(float, re.findall(r"[\d.]+", t))) for t in (before, after))
+    assert ax > bx + 20 and ay < by - 10, (before, after)
+    expect(gm.locator("#map line.w")).to_have_count(2)
+    _no_horizontal_overflow(gm, "top map (GM)")
+    screenshot(gm, "map-top-gm")
+
+    # --- nested maps (R1.3) --------------------------------------------------------
+    _give_own_map(gm, "Old Keep")
+    expect(_marker(gm, "Old Keep")).to_have_class(re.compile(r"\bm\b"))
+    old_keep_id = _marker(gm, "Old Keep").get_attribute("id")[1:]
+    sheet = _open_sheet(gm, "Old Keep")
+    expect(sheet.get_by_role("link", name="Enter inside")).to_be_visible()
+    sheet.get_by_role("link", name="Enter inside").click()
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*$"))
+    assert gm.url.endswith(f"{base}/map?of={old_keep_id}"), gm.url
+    expect(gm.locator("#map a.pl")).to_have_count(0)
+    _add_place_by_tap(gm, 0.3, 0.3, "Keep Gate", entry=True)
+    _add_place_by_tap(gm, 0.7, 0.6, "Great Hall", income=2)
+    expect(_marker(gm, "Keep Gate")).to_have_class(re.compile(r"\be\b"))
+    expect(_marker(gm, "Keep Gate").locator("text.i")).to_have_text("⇧")
+    sheet = _open_sheet(gm, "Keep Gate")
+    expect(sheet).to_contain_text("entry from the parent place")
+    _no_horizontal_overflow(gm, "Old Keep's map")
+    screenshot(gm, "map-submap")
+
+    _give_own_map(gm, "Great Hall")
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*$"))
+    _enter_inside(gm, "Great Hall")
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*›\s*Great Hall\s*$"))
+    _add_place_by_tap(gm, 0.5, 0.45, "Vault", income=1)
+
+    # A third-level place cannot have a map of its own: the box is offered, the save refused.
+    sheet = _open_sheet(gm, "Vault")
+    sheet.locator("summary", has_text="Edit Vault").click()
+    own_map = sheet.get_by_label("Own map (places inside this place)")
+    expect(own_map).to_have_count(1)
+    own_map.check()
+    with gm.expect_navigation():
+        sheet.get_by_role("button", name="Save", exact=True).click()
+    expect(gm.get_by_role("alert")).to_have_text("Maps go three levels deep at most (land, city, district).")
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*›\s*Great Hall\s*$"))
+    expect(_marker(gm, "Vault")).not_to_have_class(re.compile(r"\bm\b"))
+    expect(gm.get_by_role("link", name="Enter inside")).to_have_count(0)
+
+    # The breadcrumbs lead back up.
+    _crumbs(gm).get_by_role("link", name="Old Keep").click()
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*$"))
+    expect(gm.locator("#map a.pl")).to_have_count(2)
+    _crumbs(gm).get_by_role("link", name="Campaign map").click()
+    expect(_crumbs(gm)).to_have_text(re.compile(r"^\s*Campaign map\s*$"))
+    assert gm.url.endswith(f"{base}/map"), gm.url
+    expect(gm.locator("#map a.pl")).to_have_count(3)
+    expect(gm.locator("#map line.w")).to_have_count(2)
+
+    # --- players join and claim hideouts ------------------------------------------------
+    gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Players").click()
+    for nickname in (ANNA, BORYS):
+        gm.get_by_label("Nickname").fill(nickname)
+        gm.get_by_role("button", name="Invite", exact=True).click()
+        expect(gm.get_by_role("status")).to_have_text(f"{nickname} is invited.")
+    for page, nickname in ((anna, ANNA), (borys, BORYS)):
+        response = page.request.post(f"/api/v1/campaigns/{cid}/invitations/accept",
+                                     headers={"Authorization": f"Bearer {tokens[nickname]}"})
+        assert response.status == 200, (response.status, response.text())
+        _login(page, nickname)
+
+    gm.goto(base)
+    gm.get_by_role("button", name="Open hideout selection", exact=True).click()
+    expect(gm.get_by_role("button", name="Start the campaign", exact=True)).to_be_visible()
+    for page, place in ((anna, "Ravenhold"), (borys, "Ember Docks")):
+        page.goto(base)
+        section = page.locator("section", has=page.get_by_role("heading", name="Your hideout"))
+        section.locator("li").filter(has_text=place).get_by_role("button", name="Claim").click()
+        expect(section).to_contain_text(f"Your hideout is at {place}.")
+    gm.goto(base)
+    gm.get_by_role("button", name="Start the campaign", exact=True).click()
+    expect(gm.locator("#round-h")).to_have_text("Round 1 · Preparation")
+
+    # --- a player's map ------------------------------------------------------------
+    anna.goto(base)
+    anna.get_by_role("navigation", name="Campaign").get_by_role("link", name="Map").click()
+    expect(_svg(anna)).to_be_visible()
+    expect(anna.get_by_role("radio")).to_have_count(0)
+    expect(anna.get_by_text("Add place", exact=True)).to_have_count(0)
+    expect(anna.locator("#map a.pl")).to_have_count(3)
+    expect(anna.locator("#map line.w")).to_have_count(2)
+    expect(anna.locator("#map line.w.o")).to_have_count(1)
+    expect(_marker(anna, "Ravenhold")).to_have_class(re.compile(r"(^| )o0( |$)"))
+    expect(_marker(anna, "Ember Docks")).to_have_class(re.compile(r"(^| )o1( |$)"))
+    expect(_marker(anna, "Old Keep")).to_have_class(re.compile(r"(^| )u( |$)"))
+    for name in ("Ravenhold", "Ember Docks"):
+        expect(_marker(anna, name)).not_to_have_class(re.compile(r"(^| )u( |$)"))
+        expect(_marker(anna, name).locator("text.i")).to_have_text("⌂")
+    listing = anna.locator("section", has=anna.get_by_role("heading", name="Places on this map")).locator("li")
+    expect(listing.filter(has_text="Ravenhold")).to_contain_text(ANNA)
+    expect(listing.filter(has_text="Ember Docks")).to_contain_text(BORYS)
+    expect(listing.filter(has_text="Old Keep")).not_to_contain_text(re.compile(f"{ANNA}|{BORYS}"))
+    expect(listing.filter(has_text="Old Keep").get_by_role("link", name="Enter inside")).to_be_visible()
+
+    sheet = _open_sheet(anna, "Ravenhold")
+    expect(sheet).to_contain_text(f"held by {ANNA}")
+    expect(sheet.locator("summary")).to_have_count(0)  # no editing for players
+    sheet = _open_sheet(anna, "Ember Docks")
+    expect(sheet).to_contain_text(f"held by {BORYS}")
+
+    # Zoom: + narrows the view box, Fit restores the whole map.
+    full = _view_box(anna)
+    assert full[:3] == [0, 0, 1000], full
+    anna.get_by_role("button", name="Zoom in").click()
+    zoomed = _view_box(anna)
+    assert zoomed[2] < 1000 and zoomed[3] < full[3], zoomed
+    anna.get_by_role("button", name="Zoom out").click()
+    assert _view_box(anna)[2] > zoomed[2]
+    anna.get_by_role("button", name="Zoom in").click()
+    anna.get_by_role("button", name="Fit").click()
+    assert _view_box(anna) == full, (_view_box(anna), full)
+
+    _no_horizontal_overflow(anna, "the player's map")
+    anna.evaluate("window.scrollTo(0, 0)")
+    screenshot(anna, "map-player")
+
+    # The player can go inside Old Keep too, and back.
+    listing.filter(has_text="Old Keep").get_by_role("link", name="Enter inside").click()
+    expect(_crumbs(anna)).to_have_text(re.compile(r"^\s*Campaign map\s*›\s*Old Keep\s*$"))
+    expect(anna.locator("#map a.pl")).to_have_count(2)
+    _no_horizontal_overflow(anna, "the player's view of Old Keep")
+
