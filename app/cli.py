@@ -1,4 +1,4 @@
-"""The `hideout` command: serve, migrate, demo, backup."""
+"""The `hideout` command: serve, migrate, demo, import-catalog, backup."""
 from __future__ import annotations
 
 import argparse
@@ -58,6 +58,23 @@ def cmd_serve(args) -> int:
     return 0
 
 
+def cmd_import_catalog(args) -> int:
+    from app.catalog.battlescribe import BattleScribeError, import_catalog
+    from app.catalog.catalog import STARTER_DIR, CatalogError, load
+
+    out_dir = get_settings().var_dir / "catalog"
+    try:
+        report = import_catalog([Path(p) for p in args.paths], out_dir)
+        load([STARTER_DIR, out_dir])  # the result must load next to the starter catalog
+    except (BattleScribeError, CatalogError, OSError) as exc:
+        print(f"Import failed: {exc}", file=sys.stderr)
+        return 1
+    for line in report.detail_lines() if args.verbose else report.summary_lines():
+        print(line)
+    print(f"Catalog files are in {out_dir}; running servers pick them up without a restart.")
+    return 0
+
+
 def cmd_backup(args) -> int:
     url = get_settings().resolved_database_url()
     if not url.startswith("sqlite"):
@@ -84,6 +101,10 @@ def main(argv: list[str] | None = None) -> int:
     serve.set_defaults(func=cmd_serve)
     sub.add_parser("migrate", help="apply migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("demo", help="create the demo campaign when absent").set_defaults(func=cmd_demo)
+    importer = sub.add_parser("import-catalog", help="import BattleScribe Vanguard data (.gst and .cat files)")
+    importer.add_argument("paths", nargs="+", help=".gst and .cat files, or a folder holding them")
+    importer.add_argument("-v", "--verbose", action="store_true", help="list every entry")
+    importer.set_defaults(func=cmd_import_catalog)
     backup = sub.add_parser("backup", help="copy the SQLite database")
     backup.add_argument("path")
     backup.set_defaults(func=cmd_backup)

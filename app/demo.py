@@ -72,8 +72,33 @@ def create_demo(session: Session) -> bool:
     campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="hideouts")
     for nickname, place_id in zip(DEMO_PLAYERS, place_ids):
         campaigns.claim_hideout(session, actor=users[nickname], campaign_id=campaign.id, place_id=place_id)
+    _companies(session, campaign.id, users)
     campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="running")
     return True
+
+
+# Each demo player's faction and a first purchase, so the company pages have something to show.
+COMPANIES = {
+    "anna": ("basileans", ["basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms",
+                           "basileans.crossbowman", "basileans.sisterhood"], ["item.bandages", "item.spear"]),
+    "borys": ("orcs", ["orcs.krusher", "orcs.ax", "orcs.ax", "orcs.greatax"], ["item.brew-of-courage"]),
+    "celina": ("undead", ["undead.necromancer", "undead.skeleton", "undead.skeleton", "undead.zombie",
+                          "undead.revenant"], []),
+}
+
+
+def _companies(session: Session, campaign_id: int, users: dict) -> None:
+    from app.catalog.catalog import STARTER_DIR, load
+    from app.companies import service as companies
+
+    catalog = load([STARTER_DIR])
+    for nickname, (faction, profiles, items) in COMPANIES.items():
+        actor = users[nickname]
+        companies.choose_faction(session, actor=actor, campaign_id=campaign_id, faction=faction, catalog=catalog)
+        for key in profiles:
+            companies.buy_model(session, actor=actor, campaign_id=campaign_id, profile_key=key, catalog=catalog)
+        for key in items:
+            companies.buy_item(session, actor=actor, campaign_id=campaign_id, item_key=key, catalog=catalog)
 
 
 def demo_logins() -> str:

@@ -75,13 +75,14 @@
       dragging = { el: place, id: place.id.slice(1) };
       e.preventDefault();
     }
-    svg.setPointerCapture(e.pointerId);
   });
   svg.addEventListener("pointermove", (e) => {
     const last = pointers.get(e.pointerId);
     if (!last) return;
     const dx = e.clientX - last.x, dy = e.clientY - last.y;
     moved += Math.abs(dx) + Math.abs(dy);
+    // Capture only once the gesture really moves: a plain click keeps the marker as its target.
+    if (moved > 8 && !svg.hasPointerCapture(e.pointerId)) svg.setPointerCapture(e.pointerId);
     if (pointers.size === 2) {
       const [a, b] = [...pointers.values()];
       const other = a === last ? b : a;
@@ -108,7 +109,7 @@
     pointers.delete(e.pointerId);
     if (dragging && dragging.x !== undefined) {
       const { id, x, y } = dragging;
-      post(`/campaigns/${cid}/places/${id}/move`, { x: ((x / 1000) * 100).toFixed(2), y: ((y / H) * 100).toFixed(2) })
+      post(`/campaigns/${cid}/places/${id}/move`, { x: ((x / 1000) * 100).toFixed(1), y: ((y / H) * 100).toFixed(1) })
         .then(() => say(svg.dataset.msgSaved));
     }
     dragging = null;
@@ -126,10 +127,15 @@
       return response;
     });
 
-  const openSheet = (url) =>
+  const markSelected = (place) => {
+    svg.querySelectorAll("a.pl.sel").forEach((el) => el.classList.remove("sel"));
+    if (place) place.classList.add("sel");
+  };
+  const openSheet = (url, place = null) =>
     fetch(url, { headers: { "HX-Request": "true" } })
       .then((r) => r.text())
       .then((html) => {
+        markSelected(place);
         sheet.innerHTML = html;
         if (window.htmx) window.htmx.process(sheet);
         sheet.focus({ preventScroll: true });
@@ -157,11 +163,11 @@
       return;
     }
     if (mode === "move") return;
-    openSheet(place.getAttribute("href"));
+    openSheet(place.getAttribute("href"), place);
   });
 
   sheet.addEventListener("click", (e) => {
-    if (e.target.closest("[data-close-sheet]")) { e.preventDefault(); sheet.innerHTML = ""; svg.focus(); }
+    if (e.target.closest("[data-close-sheet]")) { e.preventDefault(); sheet.innerHTML = ""; markSelected(null); svg.focus(); }
   });
 
   document.querySelectorAll("input[name=mode]").forEach((radio) =>

@@ -22,14 +22,15 @@ from app.visibility import require_gm, viewer_for
 router = APIRouter(tags=["campaigns"])
 
 
-def _players(session, campaign_id: int) -> list[PlayerOut]:
+def _players(session, campaign_id: int, viewer=None) -> list[PlayerOut]:
     return [
-        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at)
+        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at,
+                  gold=p.gold if viewer is not None and viewer.may_see_gold_of(p.player_id) else None)
         for p in service.players(session, campaign_id)
     ]
 
 
-def campaign_out(session, campaign: Campaign) -> CampaignOut:
+def campaign_out(session, campaign: Campaign, viewer=None) -> CampaignOut:
     return CampaignOut(
         id=campaign.id,
         name=campaign.name,
@@ -41,7 +42,7 @@ def campaign_out(session, campaign: Campaign) -> CampaignOut:
         settings=service.settings_dict(campaign),
         modules=campaign.modules,
         guild=campaign.guild,
-        players=_players(session, campaign.id),
+        players=_players(session, campaign.id, viewer),
         setup_complete=campaign.setup_complete,
         wizard_step=campaign.wizard_step,
     )
@@ -56,7 +57,7 @@ def create(body: CampaignCreate, user: ApiUser, session: SessionDep):
 @router.get("/campaigns/{cid}", response_model=CampaignOut)
 def get(cid: int, user: ApiUser, session: SessionDep):
     viewer = viewer_for(session, user, cid, invitee_ok=True)
-    return campaign_out(session, viewer.campaign)
+    return campaign_out(session, viewer.campaign, viewer)
 
 
 @router.patch("/campaigns/{cid}", response_model=CampaignOut)
@@ -80,7 +81,7 @@ def list_invitations(cid: int, user: ApiUser, session: SessionDep):
 @router.post("/campaigns/{cid}/invitations/accept", response_model=PlayerOut)
 def accept(cid: int, user: ApiUser, session: SessionDep):
     player = service.accept_invitation(session, actor=user, campaign_id=cid)
-    return next(p for p in _players(session, cid) if p.player_id == player.id)
+    return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == player.id)
 
 
 @router.post("/campaigns/{cid}/invitations/decline", status_code=204)
@@ -97,7 +98,7 @@ def status(cid: int, body: StatusIn, user: ApiUser, session: SessionDep):
 @router.post("/campaigns/{cid}/hideouts", status_code=201, response_model=PlayerOut)
 def claim(cid: int, body: HideoutIn, user: ApiUser, session: SessionDep):
     hideout = service.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
-    return next(p for p in _players(session, cid) if p.player_id == hideout.player_id)
+    return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == hideout.player_id)
 
 
 @router.post("/campaigns/{cid}/phase", response_model=CampaignOut)
@@ -114,5 +115,4 @@ def end_round(cid: int, body: EndRoundIn, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/players", response_model=list[PlayerOut])
 def players(cid: int, user: ApiUser, session: SessionDep):
-    viewer_for(session, user, cid)
-    return _players(session, cid)
+    return _players(session, cid, viewer_for(session, user, cid))

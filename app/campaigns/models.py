@@ -49,11 +49,16 @@ class Campaign(SQLModel, table=True):
 
 class Player(SQLModel, table=True):
     __tablename__ = "player"
-    __table_args__ = (UniqueConstraint("campaign_id", "user_id"),)
+    __table_args__ = (
+        UniqueConstraint("campaign_id", "user_id"),
+        CheckConstraint("gold >= 0", name="gold_nonnegative"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     user_id: int = Field(foreign_key="user_account.id", index=True)
     joined_at: datetime = Field(default_factory=utcnow)
+    # The balance; only app/gold/service.py changes it, always with a ledger entry (R3.8).
+    gold: int = 0
 
 
 class Invitation(SQLModel, table=True):

@@ -79,6 +79,7 @@ class PlayerOut(BaseModel):
     places: list[int]
     guild_id: int | None = None
     joined_at: datetime
+    gold: int | None = None  # only for the player themselves and the GM (R11.2)
 
 
 class InvitationOut(BaseModel):

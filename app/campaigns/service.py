@@ -12,6 +12,7 @@ from app.accounts.models import User
 from app.campaigns import rules
 from app.campaigns.models import Campaign, Invitation, Player
 from app.chronicle import service as chronicle
+from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
 from app.maps.models import Hideout, Place
@@ -154,6 +155,9 @@ def accept_invitation(session: Session, *, actor: User, campaign_id: int) -> Pla
     player = Player(campaign_id=campaign.id, user_id=actor.id)
     session.add_all([invitation, player])
     session.flush()
+    # R1.6 (decision): the starting gold arrives on joining, so the shop works before round 1.
+    if campaign.starting_gold:
+        gold.credit(session, campaign=campaign, player_id=player.id, amount=campaign.starting_gold, kind="start")
     chronicle.record(session, campaign, "player_joined", nickname=actor.nickname)
     return player
 
@@ -284,6 +288,7 @@ class PlayerRow:
     user_id: int
     nickname: str
     joined_at: object
+    gold: int = 0
     hideouts: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
 
@@ -293,7 +298,7 @@ def players(session: Session, campaign_id: int) -> list[PlayerRow]:
     rows = session.exec(
         select(Player, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign_id).order_by(Player.id)
     ).all()
-    by_id = {p.id: PlayerRow(p.id, p.user_id, nick, p.joined_at) for p, nick in rows}
+    by_id = {p.id: PlayerRow(p.id, p.user_id, nick, p.joined_at, p.gold) for p, nick in rows}
     for pid, place_id in session.exec(
         select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign_id).order_by(Hideout.id)
     ).all():

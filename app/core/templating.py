@@ -56,6 +56,11 @@ def _make_env() -> Environment:
     env.globals["MODULE_NAMES"] = terms.MODULE_NAMES
     env.globals["guild_word"] = _guild_word
     env.globals["mission_alliance_word"] = _mission_alliance_word
+    from app.catalog import names
+    from app.catalog.catalog import STATS
+
+    env.globals.update(TYPE_NAMES=names.TYPE_NAMES, SLOT_NAMES=names.SLOT_NAMES, RARITY_NAMES=names.RARITY_NAMES,
+                       ALIGNMENT_NAMES=names.ALIGNMENT_NAMES, STAT_KEYS=STATS, MODEL_STATUS_NAMES=names.MODEL_STATUS_NAMES)
     env.globals["LOCALES"] = LOCALES
     env.globals["LOCALE_NAMES"] = LOCALE_NAMES
     return env

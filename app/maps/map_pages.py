@@ -49,6 +49,7 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
         "is_hideout": place.id in service.hideout_place_ids(session, viewer.campaign.id),
         "place_paths": [], "path_targets": [], "names": names,
         "parent_options": service.parent_choices(places, place.id) if viewer.is_gm else [],
+        "can_have_map": service.can_have_map(places, place.id),
         "back": map_url(viewer.campaign.id, place.parent_id),
     }
     if viewer.campaign.modules.get(service.PATHS_MODULE):
@@ -122,7 +123,7 @@ def move_place(cid: int, pid: int, request: Request, user: PageLogin, session: S
     try:
         if x is None or y is None or not (0 <= x <= 100 and 0 <= y <= 100):
             raise DomainError("field_invalid")
-        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes={"x": round(x, 2), "y": round(y, 2)})
+        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes={"x": round(x, 1), "y": round(y, 1)})
     except DomainError as exc:
         message = refusal(request, session, exc)
         return Response(message, status_code=exc.status, media_type="text/plain")

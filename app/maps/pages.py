@@ -75,7 +75,7 @@ def edit_place_form(
     template = "maps/_place_form.html" if request.headers.get("hx-request") else "maps/place_edit.html"
     return render(
         request, template, viewer=viewer, campaign=viewer.campaign, place=place, tab="places",
-        parent_options=service.parent_choices(places_, pid), back=safe_next(next_url, f"/campaigns/{cid}/places"),
+        parent_options=service.parent_choices(places_, pid), can_have_map=service.can_have_map(places_, pid), back=safe_next(next_url, f"/campaigns/{cid}/places"),
     )
 
 

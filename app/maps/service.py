@@ -42,6 +42,11 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
     return [by_id[i] for i in rules.parent_candidates(place_id, {p.id: p.parent_id for p in places_})]
 
 
+def can_have_map(places_: list[Place], place_id: int) -> bool:
+    """R1.3: districts (the third level) get no map of their own."""
+    return rules.depth_of(place_id, {p.id: p.parent_id for p in places_}) < rules.MAX_DEPTH
+
+
 def _parents(session: Session, campaign_id: int) -> dict[int, int | None]:
     return dict(session.exec(select(Place.id, Place.parent_id).where(Place.campaign_id == campaign_id)).all())
 

@@ -46,3 +46,18 @@ def test_known_secret_keys_are_refused(tmp_path):
     assert len(generated) >= 40 and Settings(var_dir=tmp_path).resolved_secret_key() == generated
     r = run_cli(tmp_path, "serve", "--no-demo", env_extra={"HIDEOUT_SECRET_KEY": "changeme"})
     assert r.returncode != 0 and "known or too short" in (r.stderr + r.stdout)
+
+
+def test_v2_import_catalog_command_is_idempotent_and_the_app_serves_the_result(tmp_path):
+    from app.catalog.catalog import CatalogStore
+
+    fixtures = ROOT / "tests" / "fixtures" / "battlescribe"
+    first = run_cli(tmp_path, "import-catalog", str(fixtures))
+    assert first.returncode == 0, first.stderr
+    assert "added" in first.stdout
+    second = run_cli(tmp_path, "import-catalog", str(fixtures))
+    assert second.returncode == 0 and " 0 added" in second.stdout and " 0 changed" in second.stdout
+    store = CatalogStore(tmp_path / "var" / "catalog")
+    assert any(key.startswith("bs.") for key in store.get().factions)
+    broken = run_cli(tmp_path, "import-catalog", str(tmp_path / "missing.cat"))
+    assert broken.returncode != 0 and "Import failed" in broken.stderr

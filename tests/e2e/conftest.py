@@ -125,13 +125,15 @@ def browser(_playwright):
 @pytest.fixture
 def new_page(request, browser, live_server):
     """`new_page()` opens a fresh browser context (one person, own cookies) at 390x844
-    on the live server and returns its page."""
+    on the live server and returns its page; keyword arguments are passed on to
+    `browser.new_context` (say `has_touch=True`)."""
     contexts = []
     pages = []
     request.node._e2e_pages = pages
 
-    def factory(name: str | None = None):
-        context = browser.new_context(viewport=PHONE, base_url=live_server, locale="en-GB")
+    def factory(name: str | None = None, **context_options):
+        # Extra options go to new_context, e.g. has_touch=True for touchscreen taps.
+        context = browser.new_context(**{"viewport": PHONE, "base_url": live_server, "locale": "en-GB", **context_options})
         context.set_default_timeout(10_000)
         context.set_default_navigation_timeout(15_000)
         contexts.append(context)

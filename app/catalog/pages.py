@@ -1,0 +1,28 @@
+"""The catalog pages: factions with their models, items, mercenaries and scenarios."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.accounts.deps import PageUser
+from app.catalog.deps import CatalogDep
+from app.core.errors import DomainError
+from app.core.templating import render
+
+router = APIRouter()
+
+
+@router.get("/catalog")
+def catalog_page(request: Request, user: PageUser, catalog: CatalogDep):
+    return render(request, "catalog/catalog.html", catalog=catalog,
+                  factions=sorted(catalog.factions.values(), key=lambda f: f.name),
+                  items=sorted(catalog.items.values(), key=lambda i: (i.slot, i.rarity, i.name)),
+                  mercenaries=sorted(catalog.mercenaries.values(), key=lambda m: m.name),
+                  scenarios=sorted(catalog.scenarios.values(), key=lambda s: s.name))
+
+
+@router.get("/catalog/{key}")
+def faction_page(key: str, request: Request, user: PageUser, catalog: CatalogDep):
+    faction = catalog.factions.get(key)
+    if faction is None:
+        raise DomainError("not_found")
+    return render(request, "catalog/faction.html", faction=faction, profiles=catalog.faction_profiles(key))

@@ -1,0 +1,92 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Query
+
+from app.accounts.deps import ApiUser, SessionDep
+from app.catalog.deps import CatalogDep
+from app.companies import service
+from app.companies.models import CompanyItem, CompanyModel
+from app.companies.schemas import (
+    AssignIn,
+    BuyItemIn,
+    BuyModelIn,
+    CompanyOut,
+    FactionIn,
+    ItemOut,
+    ModelOut,
+    RefundOut,
+    RewardIn,
+)
+
+router = APIRouter(tags=["company"])
+
+
+def model_out(model: CompanyModel, items: list[CompanyItem]) -> ModelOut:
+    return ModelOut(
+        id=model.id, name=model.name, profile=model.profile_key, types=model.types, points=model.points,
+        price=model.price, stats=model.stats, special_rules=model.special_rules, unique=model.unique,
+        reward=model.reward, status=model.status, item_ids=[i.id for i in items if i.model_id == model.id],
+    )
+
+
+def item_out(item: CompanyItem) -> ItemOut:
+    return ItemOut(id=item.id, item=item.item_key, name=item.name, rarity=item.rarity, slot=item.slot,
+                   points=item.points, price=item.price, reward=item.reward, model_id=item.model_id)
+
+
+def company_out(session, user, cid: int, player_id: int | None = None) -> CompanyOut:
+    _viewer, view = service.view(session, actor=user, campaign_id=cid, player_id=player_id)
+    return CompanyOut(
+        player_id=view.player.id, faction=view.company.faction if view.company else None,
+        confirmed=bool(view.company and view.company.confirmed), gold=view.player.gold,
+        models=[model_out(m, view.items) for m in view.models], items=[item_out(i) for i in view.items],
+    )
+
+
+@router.get("/campaigns/{cid}/company", response_model=CompanyOut)
+def get_company(cid: int, user: ApiUser, session: SessionDep, player_id: int | None = Query(None)):
+    return company_out(session, user, cid, player_id)
+
+
+@router.put("/campaigns/{cid}/company/faction", response_model=CompanyOut)
+def set_faction(cid: int, body: FactionIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    service.choose_faction(session, actor=user, campaign_id=cid, faction=body.faction, catalog=catalog)
+    return company_out(session, user, cid)
+
+
+@router.post("/campaigns/{cid}/company/models", status_code=201, response_model=ModelOut)
+def buy_model(cid: int, body: BuyModelIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    return model_out(service.buy_model(session, actor=user, campaign_id=cid, profile_key=body.profile, catalog=catalog), [])
+
+
+@router.delete("/campaigns/{cid}/company/models/{mid}", response_model=RefundOut)
+def sell_model(cid: int, mid: int, user: ApiUser, session: SessionDep):
+    return RefundOut(refund=service.sell_model(session, actor=user, campaign_id=cid, model_id=mid))
+
+
+@router.post("/campaigns/{cid}/company/items", status_code=201, response_model=ItemOut)
+def buy_item(cid: int, body: BuyItemIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    return item_out(service.buy_item(session, actor=user, campaign_id=cid, item_key=body.item, catalog=catalog))
+
+
+@router.delete("/campaigns/{cid}/company/items/{iid}", response_model=RefundOut)
+def sell_item(cid: int, iid: int, user: ApiUser, session: SessionDep):
+    return RefundOut(refund=service.sell_item(session, actor=user, campaign_id=cid, item_id=iid))
+
+
+@router.put("/campaigns/{cid}/company/items/{iid}", response_model=ItemOut)
+def assign_item(cid: int, iid: int, body: AssignIn, user: ApiUser, session: SessionDep):
+    return item_out(service.assign_item(session, actor=user, campaign_id=cid, item_id=iid, model_id=body.model_id))
+
+
+@router.post("/campaigns/{cid}/company/confirm", response_model=CompanyOut)
+def confirm(cid: int, user: ApiUser, session: SessionDep):
+    service.confirm(session, actor=user, campaign_id=cid)
+    return company_out(session, user, cid)
+
+
+@router.post("/campaigns/{cid}/rewards", status_code=201, response_model=ItemOut | ModelOut)
+def reward(cid: int, body: RewardIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    granted = service.grant_reward(session, actor=user, campaign_id=cid, player_id=body.player_id, catalog=catalog,
+                                   item_key=body.item, profile_key=body.profile)
+    return item_out(granted) if isinstance(granted, CompanyItem) else model_out(granted, [])

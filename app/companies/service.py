@@ -1,0 +1,237 @@
+"""Company and shop use cases (R3.1-R3.9, V3, V7, V8). Gold moves only through
+app/gold/service.py; the company row is locked while it changes."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.models import Campaign, Player
+from app.catalog.catalog import Catalog
+from app.catalog.names import SLOT_NAMES
+from app.companies import rules
+from app.companies.models import Company, CompanyItem, CompanyModel
+from app.core.db import utcnow
+from app.core.errors import DomainError, Msg
+from app.gold import rules as gold_rules, service as gold
+from app.visibility import Viewer, require_gm, require_writable, viewer_for
+
+
+@dataclass
+class CompanyView:
+    player: Player
+    company: Company | None
+    models: list[CompanyModel] = field(default_factory=list)
+    items: list[CompanyItem] = field(default_factory=list)
+
+    def items_of(self, model_id: int | None) -> list[CompanyItem]:
+        return [i for i in self.items if i.model_id == model_id]
+
+
+def _player_viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_writable(viewer)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    return viewer
+
+
+def _company(session: Session, campaign: Campaign, player: Player) -> Company:
+    """The player's company, locked for this transaction (created on first use)."""
+    company = session.exec(select(Company).where(Company.player_id == player.id).with_for_update()).first()
+    if company is None:
+        company = Company(campaign_id=campaign.id, player_id=player.id)
+        session.add(company)
+        session.flush()
+    return company
+
+
+def _models(session: Session, company_id: int) -> list[CompanyModel]:
+    return list(session.exec(select(CompanyModel).where(CompanyModel.company_id == company_id).order_by(CompanyModel.id)).all())
+
+
+def _items(session: Session, company_id: int) -> list[CompanyItem]:
+    return list(session.exec(select(CompanyItem).where(CompanyItem.company_id == company_id).order_by(CompanyItem.id)).all())
+
+
+def view(session: Session, *, actor: User, campaign_id: int, player_id: int | None = None) -> tuple[Viewer, CompanyView]:
+    """R11.2: the company is seen by its player and the GM only."""
+    viewer = viewer_for(session, actor, campaign_id)
+    pid = gold.whose_ledger(viewer, player_id)
+    player = session.get(Player, pid)
+    if player is None or player.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    company = session.exec(select(Company).where(Company.player_id == pid)).first()
+    if company is None:
+        return viewer, CompanyView(player, None)
+    return viewer, CompanyView(player, company, _models(session, company.id), _items(session, company.id))
+
+
+def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: str, catalog: Catalog) -> Company:
+    """R3.6: before confirmation, a new faction empties the company and refunds all it cost."""
+    viewer = _player_viewer(session, actor, campaign_id)
+    rules.check_shop(viewer.campaign.status, viewer.campaign.phase)
+    if faction not in catalog.factions:
+        raise DomainError("faction_unknown", faction=faction)
+    company = _company(session, viewer.campaign, viewer.player)
+    if company.faction == faction:
+        return company
+    rules.check_faction_change(company.confirmed)
+    spent = 0
+    for row in [*_items(session, company.id), *_models(session, company.id)]:
+        spent += row.price
+        session.delete(row)
+    session.flush()
+    if spent:
+        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=spent, kind="sale",
+                    note=f"faction change: {company.faction} → {faction}")
+    company.faction = faction
+    session.add(company)
+    return company
+
+
+def _ready_company(session: Session, viewer: Viewer) -> Company:
+    rules.check_shop(viewer.campaign.status, viewer.campaign.phase)
+    company = _company(session, viewer.campaign, viewer.player)
+    if company.faction is None:
+        raise DomainError("faction_required")
+    return company
+
+
+def _add_model(session: Session, company: Company, profile, price: int, reward: bool) -> CompanyModel:
+    held = {m.profile_key for m in _models(session, company.id)}
+    rules.check_unique_profile(profile.unique, profile.name, held, profile.key)
+    model = CompanyModel(
+        company_id=company.id, profile_key=profile.key, name=profile.name, types=list(profile.types),
+        points=profile.points, stats=dict(profile.stats), special_rules=list(profile.special_rules),
+        unique=profile.unique, healer=profile.healer, price=price, reward=reward,
+    )
+    session.add(model)
+    session.flush()
+    return model
+
+
+def _faction_profile(catalog: Catalog, company: Company, key: str):
+    profile = catalog.profiles.get(key)
+    if profile is None:
+        raise DomainError("profile_unknown", profile=key)
+    if profile.faction != company.faction:
+        raise DomainError("profile_other_faction", name=profile.name)
+    return profile
+
+
+def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: str, catalog: Catalog) -> CompanyModel:
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _ready_company(session, viewer)
+    profile = _faction_profile(catalog, company, profile_key)
+    price = gold_rules.price(profile.points, viewer.campaign.gold_per_point)
+    model = _add_model(session, company, profile, price, reward=False)
+    gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=profile.name)
+    return model
+
+
+def _own_row(session: Session, cls, row_id: int, company: Company):
+    row = session.get(cls, row_id)
+    if row is None or row.company_id != company.id:
+        raise DomainError("not_found")
+    return row
+
+
+def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int) -> int:
+    """R3.4 refund; R3.9 the model's items go back to the stash."""
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _ready_company(session, viewer)
+    model = _own_row(session, CompanyModel, model_id, company)
+    refund = gold_rules.refund(model.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
+    for item in session.exec(select(CompanyItem).where(CompanyItem.model_id == model.id)).all():
+        item.model_id = None
+        session.add(item)
+    session.delete(model)
+    session.flush()
+    if refund:
+        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=model.name)
+    return refund
+
+
+def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, catalog: Catalog) -> CompanyItem:
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _ready_company(session, viewer)
+    data = catalog.items.get(item_key)
+    if data is None:
+        raise DomainError("item_unknown", item=item_key)
+    rules.check_buyable_item(data.rarity)
+    price = gold_rules.price(data.points, viewer.campaign.gold_per_point)
+    item = _new_item(session, company, data, price, reward=False)
+    gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=data.name)
+    return item
+
+
+def _new_item(session: Session, company: Company, data, price: int, reward: bool) -> CompanyItem:
+    item = CompanyItem(company_id=company.id, item_key=data.key, name=data.name, rarity=data.rarity,
+                       slot=data.slot, points=data.points, price=price, reward=reward)
+    session.add(item)
+    session.flush()
+    return item
+
+
+def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> int:
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _ready_company(session, viewer)
+    item = _own_row(session, CompanyItem, item_id, company)
+    refund = gold_rules.refund(item.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
+    session.delete(item)
+    session.flush()
+    if refund:
+        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=item.name)
+    return refund
+
+
+def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int, model_id: int | None) -> CompanyItem:
+    """R3.9: items move between models and the stash; V8 limits are checked on arrival."""
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _company(session, viewer.campaign, viewer.player)
+    item = _own_row(session, CompanyItem, item_id, company)
+    if model_id is not None:
+        model = _own_row(session, CompanyModel, model_id, company)
+        carried = [rules.Carried(i.slot, i.rarity) for i in _items(session, company.id) if i.model_id == model.id and i.id != item.id]
+        try:
+            rules.check_item(model.types, carried, rules.Carried(item.slot, item.rarity), model.name)
+        except DomainError as exc:
+            if "slot" in exc.params:
+                exc.params["slot"] = Msg(SLOT_NAMES.get(exc.params["slot"], exc.params["slot"]))
+            raise
+    item.model_id = model_id
+    session.add(item)
+    return item
+
+
+def confirm(session: Session, *, actor: User, campaign_id: int) -> Company:
+    viewer = _player_viewer(session, actor, campaign_id)
+    company = _company(session, viewer.campaign, viewer.player)
+    rules.check_confirm(company.confirmed, [m.types for m in _models(session, company.id)])
+    company.confirmed, company.confirmed_at = True, utcnow()
+    session.add(company)
+    return company
+
+
+def grant_reward(session: Session, *, actor: User, campaign_id: int, player_id: int, catalog: Catalog,
+                 item_key: str | None = None, profile_key: str | None = None) -> CompanyItem | CompanyModel:
+    """R3.7: the GM grants an item (Unique ones too) or a model; it costs the player nothing."""
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    require_writable(viewer)
+    if (item_key is None) == (profile_key is None):
+        raise DomainError("reward_needs_one")
+    player = session.get(Player, player_id)
+    if player is None or player.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    company = _company(session, viewer.campaign, player)
+    if item_key is not None:
+        data = catalog.items.get(item_key)
+        if data is None:
+            raise DomainError("item_unknown", item=item_key)
+        return _new_item(session, company, data, 0, reward=True)
+    if company.faction is None:
+        raise DomainError("faction_required")
+    return _add_model(session, company, _faction_profile(catalog, company, profile_key), 0, reward=True)
