@@ -43,6 +43,13 @@ def _set_locale(request: Request, user: User | None) -> None:
     )
 
 
+def _csrf_ok(request: Request, submitted: str | None) -> bool:
+    """Same origin (fetch metadata or Origin) and the token that belongs to this browser."""
+    return same_origin(request.headers, request.headers.get("host", "")) and csrf_token_valid(
+        _secret(request), request.cookies.get(CSRF_COOKIE), submitted
+    )
+
+
 async def csrf_checked(request: Request) -> None:
     """Every page request gets a CSRF cookie; unsafe ones must prove they came from our form."""
     cookie = request.cookies.get(CSRF_COOKIE)
@@ -54,10 +61,7 @@ async def csrf_checked(request: Request) -> None:
         submitted = request.headers.get(CSRF_HEADER)
         if submitted is None and "form" in request.headers.get("content-type", ""):
             submitted = (await request.form()).get(CSRF_FIELD)
-        host = request.headers.get("host", "")
-        if not same_origin(request.headers, host) or not csrf_token_valid(
-            _secret(request), request.cookies.get(CSRF_COOKIE), submitted
-        ):
+        if not _csrf_ok(request, submitted):
             _set_locale(request, None)
             raise DomainError("csrf_failed")
 
@@ -90,9 +94,7 @@ def _api_identity(request: Request, session: Session) -> User | None:
     user = service.user_for_session(session, _secret(request), token)
     # The cookie is accepted on the API only with the same CSRF proof as a form.
     if user and request.method in WRITE_METHODS:
-        if not same_origin(request.headers, request.headers.get("host", "")) or not csrf_token_valid(
-            _secret(request), request.cookies.get(CSRF_COOKIE), request.headers.get(CSRF_HEADER)
-        ):
+        if not _csrf_ok(request, request.headers.get(CSRF_HEADER)):
             _remember(request, user)
             _set_locale(request, user)
             raise DomainError("csrf_failed")

@@ -11,7 +11,7 @@ from app.campaigns import rules, service
 from app.campaigns.schemas import CampaignCreate, CampaignPatch
 from app.campaigns.wizard import STEP_FIELDS, form_changes, wizard_context
 from app.core.errors import DomainError
-from app.core.forms import Form, refusal, see_other, validate
+from app.core.forms import Form, int_field, refusal, see_other, validate
 from app.core.images import store_image
 from app.core.templating import render
 from app.maps import service as maps
@@ -163,19 +163,13 @@ def set_phase(cid: int, request: Request, user: PageLogin, session: SessionDep, 
 
 @router.post("/campaigns/{cid}/end-round")
 def end_round(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    try:
-        round_ = int(str(form.get("round", "")))
-    except ValueError:
-        round_ = -1
+    round_ = int_field(form.get("round"), -1)
     return _gm_action(request, session, user, cid, lambda: service.end_round(session, actor=user, campaign_id=cid, round_=round_))
 
 
 @router.post("/campaigns/{cid}/hideouts")
 def claim_hideout(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    try:
-        place_id = int(str(form.get("place_id", "")))
-    except ValueError:
-        place_id = -1
+    place_id = int_field(form.get("place_id"), -1)
     return _gm_action(request, session, user, cid, lambda: service.claim_hideout(session, actor=user, campaign_id=cid, place_id=place_id))
 
 

@@ -10,19 +10,13 @@ from app.catalog.deps import CatalogDep
 from app.catalog.names import TYPE_NAMES
 from app.companies import service
 from app.core.errors import DomainError
-from app.core.forms import Form, refusal, see_other
+from app.core.forms import Form, int_field, refusal, see_other
 from app.core.templating import render
 from app.gold import rules as gold_rules, service as gold
 from app.visibility import require_gm, viewer_for
 
 router = APIRouter()
 
-
-def _int(value) -> int | None:
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return None
 
 
 def _company_page(request, session, user, cid, catalog, player_id=None, status_code=200, **extra):
@@ -80,7 +74,7 @@ def sell_item(cid: int, iid: int, request: Request, user: PageLogin, session: Se
 
 @router.post("/campaigns/{cid}/company/items/{iid}/assign")
 def assign_item(cid: int, iid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    model_id = _int(form.get("model_id")) if form.get("model_id") else None
+    model_id = int_field(form.get("model_id")) if form.get("model_id") else None
     return _act(request, session, user, cid, catalog,
                 lambda: service.assign_item(session, actor=user, campaign_id=cid, item_id=iid, model_id=model_id))
 
@@ -155,7 +149,7 @@ def companies(cid: int, request: Request, user: PageLogin, session: SessionDep, 
 
 @router.post("/campaigns/{cid}/rewards")
 def reward(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    player_id = _int(form.get("player_id"))
+    player_id = int_field(form.get("player_id"))
     item = str(form.get("item") or "") or None
     profile = str(form.get("profile") or "") or None
     try:
@@ -190,7 +184,7 @@ def ledger(cid: int, request: Request, user: PageLogin, session: SessionDep,
 
 @router.post("/campaigns/{cid}/ledger/adjustments")
 def adjust(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    player_id, amount = _int(form.get("player_id")), _int(form.get("amount"))
+    player_id, amount = int_field(form.get("player_id")), int_field(form.get("amount"))
     try:
         if player_id is None or amount is None:
             raise DomainError("field_not_integer")

@@ -143,14 +143,19 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     model = _own_row(session, CompanyModel, model_id, company)
-    refund = gold_rules.refund(model.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
     for item in session.exec(select(CompanyItem).where(CompanyItem.model_id == model.id)).all():
         item.model_id = None
         session.add(item)
-    session.delete(model)
+    return _sell(session, viewer, company, model)
+
+
+def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> int:
+    """R3.4: remove the row and credit the refund of what was paid for it."""
+    refund = gold_rules.refund(row.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
+    session.delete(row)
     session.flush()
     if refund:
-        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=model.name)
+        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=row.name)
     return refund
 
 
@@ -178,13 +183,7 @@ def _new_item(session: Session, company: Company, data, price: int, reward: bool
 def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> int:
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
-    item = _own_row(session, CompanyItem, item_id, company)
-    refund = gold_rules.refund(item.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
-    session.delete(item)
-    session.flush()
-    if refund:
-        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=item.name)
-    return refund
+    return _sell(session, viewer, company, _own_row(session, CompanyItem, item_id, company))
 
 
 def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int, model_id: int | None) -> CompanyItem:

@@ -49,3 +49,11 @@ def safe_next(url: str | None, default: str = "/") -> str:
     if url and url.startswith("/") and not url.startswith("//"):
         return url
     return default
+
+
+def int_field(value, default: int | None = None) -> int | None:
+    """A whole number from a form field, or `default` when it is missing or not one."""
+    try:
+        return int(str(value))
+    except (TypeError, ValueError):
+        return default

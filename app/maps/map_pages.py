@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from app.accounts.deps import PageLogin, SessionDep
 from app.core.errors import DomainError
-from app.core.forms import Form, refusal, safe_next, see_other
+from app.core.forms import Form, int_field, refusal, safe_next, see_other
 from app.core.templating import render
 from app.maps import service, view as drawing
 from app.visibility import require_gm, viewer_for
@@ -22,12 +22,6 @@ def map_url(cid: int, of: int | None, **extra) -> str:
     query = {k: v for k, v in {"of": of, **extra}.items() if v is not None}
     return f"/campaigns/{cid}/map" + (f"?{urlencode(query)}" if query else "")
 
-
-def _int(value, default=None):
-    try:
-        return int(str(value))
-    except (TypeError, ValueError):
-        return default
 
 
 def _float(value, default=None):
@@ -103,7 +97,7 @@ def new_place_sheet(cid: int, request: Request, user: PageLogin, session: Sessio
 
 
 def _back_to_map(request, session, user, cid, form, action):
-    of = _int(form.get("of"))
+    of = int_field(form.get("of"))
     try:
         action()
     except DomainError as exc:
@@ -140,7 +134,7 @@ async def _map_file(form: Form) -> bytes | None:
 @router.post("/campaigns/{cid}/map/image")
 def upload_map_image(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form,
                      data: Annotated[bytes | None, Depends(_map_file)]):
-    of = _int(form.get("of"))
+    of = int_field(form.get("of"))
 
     def action():
         if data is None:
@@ -154,7 +148,7 @@ def upload_map_image(cid: int, request: Request, user: PageLogin, session: Sessi
 @router.post("/campaigns/{cid}/paths")
 def add_path(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
     def action():
-        a, b = _int(form.get("from_id")), _int(form.get("to_id"))
+        a, b = int_field(form.get("from_id")), int_field(form.get("to_id"))
         if a is None or b is None:
             raise DomainError("field_required")
         service.create_path(session, actor=user, campaign_id=cid, from_id=a, to_id=b, one_way=form.get("one_way") == "on")
