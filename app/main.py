@@ -111,13 +111,15 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from app.catalog.catalog import CatalogStore
     from app.chronicle import api as chronicle_api, pages as chronicle_pages
     from app.companies import api as companies_api, pages as companies_pages
+    from app.events import api as events_api, pages as events_pages
     from app.gold import api as gold_api
+    from app.warbands import api as warbands_api, pages as warbands_pages
     from app.maps import api as maps_api, map_pages, pages as maps_pages
 
     app.state.catalog = CatalogStore(settings.var_dir / "catalog")
-    for module in (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api):
+    for module in (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api, warbands_api):
         app.include_router(module.router, prefix=API_PREFIX)
-    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, catalog_pages):
+    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, catalog_pages, events_pages, warbands_pages):
         app.include_router(module.router, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

@@ -70,3 +70,26 @@ def require_gm(viewer: Viewer) -> None:
 def require_writable(viewer: Viewer) -> None:
     if viewer.campaign.status == "finished":
         raise DomainError("campaign_read_only")
+
+
+PUBLIC_ORDER_PHASES = ("battles", "settlement", "twilight")
+
+
+def orders_public(campaign: Campaign, round_: int) -> bool:
+    """R4.7, R11.2: a round's orders are secret until its Battles begin."""
+    if round_ < campaign.round or campaign.status == "finished":
+        return True
+    return round_ == campaign.round and campaign.phase in PUBLIC_ORDER_PHASES
+
+
+def visible_orders(session: Session, viewer: Viewer, round_: int):
+    """The orders of a round that this viewer may see: all of them for the GM or once
+    public, otherwise the viewer's own (none for anybody else)."""
+    from app.warbands.models import Order
+
+    query = select(Order).where(Order.campaign_id == viewer.campaign.id, Order.round == round_).order_by(Order.id)
+    if not (viewer.is_gm or orders_public(viewer.campaign, round_)):
+        if viewer.player is None:
+            return []
+        query = query.where(Order.player_id == viewer.player.id)
+    return list(session.exec(query).all())

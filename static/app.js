@@ -3,3 +3,4 @@ document.addEventListener("DOMContentLoaded", () => {
   const current = document.querySelector(".tabs [aria-current='page']");
   if (current) current.scrollIntoView({ block: "nearest", inline: "center" });
 });
+

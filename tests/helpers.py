@@ -68,3 +68,40 @@ def running_campaign(client, n_players: int = 2):
 
 def error_code(response) -> str:
     return response.json()["error"]["code"]
+
+
+def buy(client, cid: int, player: dict, *profiles: str, faction: str | None = None) -> list[dict]:
+    """Chooses `faction` (when given) and buys the profiles; returns the models."""
+    if faction:
+        r = client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": faction}, headers=player["headers"])
+        assert r.status_code == 200, r.text
+    models = []
+    for key in profiles:
+        r = client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": key}, headers=player["headers"])
+        assert r.status_code == 201, r.text
+        models.append(r.json())
+    return models
+
+
+def warband(client, cid: int, player: dict, models: list[dict], name: str = "Raiders", mercenary: str | None = None) -> dict:
+    body = {"name": name, "model_ids": [m["id"] for m in models]}
+    if mercenary:
+        body["mercenary"] = mercenary
+    r = client.post(f"/api/v1/campaigns/{cid}/warbands", json=body, headers=player["headers"])
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def event(client, gm: dict, cid: int, place_id: int, title: str = "Ambush", **extra) -> dict:
+    r = client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": place_id, "title": title, **extra}, headers=gm)
+    assert r.status_code == 201, r.text
+    return r.json()
+
+
+def to_phase(client, gm: dict, cid: int, phase: str) -> None:
+    from app.campaigns.rules import PHASES
+
+    current = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["phase"]
+    for p in PHASES[PHASES.index(current) + 1: PHASES.index(phase) + 1]:
+        r = client.post(f"/api/v1/campaigns/{cid}/phase", json={"phase": p}, headers=gm)
+        assert r.status_code == 200, r.text

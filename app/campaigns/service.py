@@ -12,6 +12,7 @@ from app.accounts.models import User
 from app.campaigns import rules
 from app.campaigns.models import Campaign, Invitation, Player
 from app.chronicle import service as chronicle
+from app.events import service as events
 from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
@@ -273,6 +274,8 @@ def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -
     campaign = viewer.campaign
     move = rules.check_end_round(campaign.status, campaign.phase, campaign.round, round_)
     ended = campaign.round
+    # Orders belong to their round: with the next round they no longer hold any warband.
+    events.expire_events(session, campaign=campaign, next_round=move.round)
     campaign.round, campaign.phase = move.round, move.phase
     session.add(campaign)
     chronicle.record(session, campaign, "round_ended", round=ended, next=move.round)

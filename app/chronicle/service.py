@@ -20,6 +20,8 @@ TEXTS = {
     "phase_changed": N_("Round %(round)s: %(from_phase)s → %(to_phase)s."),
     "round_ended": N_("Round %(round)s ended; round %(next)s begins with Preparation."),
     "campaign_finished": N_("The campaign is finished."),
+    "event_added": N_("A new event at %(place)s: %(title)s."),
+    "event_ended": N_("The event %(title)s has ended."),
 }
 PHASE_PARAMS = ("from_phase", "to_phase")
 

@@ -143,10 +143,18 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     model = _own_row(session, CompanyModel, model_id, company)
+    _not_sent(session, viewer, [model.id], {model.id: model.name})
     for item in session.exec(select(CompanyItem).where(CompanyItem.model_id == model.id)).all():
         item.model_id = None
         session.add(item)
     return _sell(session, viewer, company, model)
+
+
+def _not_sent(session: Session, viewer: Viewer, model_ids: list[int], names: dict[int, str]) -> None:
+    """R4.6, R3.9: models of a warband sent this round, and their items, stay as they are."""
+    from app.warbands.service import check_not_frozen
+
+    check_not_frozen(session, viewer.campaign, viewer.player.id, model_ids, names)
 
 
 def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> int:
@@ -183,7 +191,10 @@ def _new_item(session: Session, company: Company, data, price: int, reward: bool
 def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> int:
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
-    return _sell(session, viewer, company, _own_row(session, CompanyItem, item_id, company))
+    item = _own_row(session, CompanyItem, item_id, company)
+    if item.model_id is not None:
+        _not_sent(session, viewer, [item.model_id], {item.model_id: item.name})
+    return _sell(session, viewer, company, item)
 
 
 def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int, model_id: int | None) -> CompanyItem:
@@ -191,6 +202,9 @@ def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int
     viewer = _player_viewer(session, actor, campaign_id)
     company = _company(session, viewer.campaign, viewer.player)
     item = _own_row(session, CompanyItem, item_id, company)
+    moving = [mid for mid in (item.model_id, model_id) if mid is not None]
+    names = {m.id: m.name for m in _models(session, company.id)}
+    _not_sent(session, viewer, moving, names)
     if model_id is not None:
         model = _own_row(session, CompanyModel, model_id, company)
         carried = [rules.Carried(i.slot, i.rarity) for i in _items(session, company.id) if i.model_id == model.id and i.id != item.id]

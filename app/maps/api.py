@@ -22,12 +22,12 @@ from app.visibility import viewer_for
 router = APIRouter(tags=["map"])
 
 
-def place_out(place: Place, hideout_ids: set[int]) -> PlaceOut:
+def place_out(place: Place, hideout_ids: set[int], events: dict[int, list] | None = None) -> PlaceOut:
     return PlaceOut(
         id=place.id, name=place.name, description=place.description, income=place.income,
         hideout_slot=place.hideout_slot, x=place.x, y=place.y, parent_id=place.parent_id,
         has_map=place.has_map, entry=place.entry, owner_player_id=place.owner_player_id,
-        hideout=place.id in hideout_ids,
+        hideout=place.id in hideout_ids, events=[e.id for e in (events or {}).get(place.id, [])],
     )
 
 
@@ -46,7 +46,7 @@ def get_map(cid: int, user: ApiUser, session: SessionDep, of: int | None = Query
         image=MapImageOut(url=f"/media/{image[0]}", original_url=f"/media/{holder.map_original}" if holder.map_original else None,
                           width=image[1], height=image[2]) if image else None,
         breadcrumbs=[BreadcrumbOut(id=p.id, name=p.name) for p in view.breadcrumbs],
-        places=[place_out(p, view.hideouts) for p in view.places],
+        places=[place_out(p, view.hideouts, view.events) for p in view.places],
         paths=[path_out(p) for p in view.paths],
     )
 

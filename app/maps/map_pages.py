@@ -38,7 +38,15 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
         raise DomainError("not_found")
     names = {p.id: p.name for p in places}
     owners = service.map_view(session, viewer, place.parent_id).owners
+    from app.events.service import events_by_place
+    from app.warbands import service as warbands
+
+    campaign = viewer.campaign
     context = {
+        "place_events": events_by_place(session, campaign).get(place.id, []),
+        "can_send": bool(viewer.player and campaign.status == "running" and campaign.phase == "orders"),
+        "my_warbands": warbands.unsent_warbands(session, campaign, viewer.player.id)
+        if viewer.player and campaign.phase == "orders" else [],
         "place": place, "owner": owners.get(place.owner_player_id, (None, 0))[0],
         "is_hideout": place.id in service.hideout_place_ids(session, viewer.campaign.id),
         "place_paths": [], "path_targets": [], "names": names,

@@ -243,6 +243,7 @@ class MapView:
     paths: list[Path]
     owners: dict[int, tuple[str, int]] = field(default_factory=dict)  # player id -> (nickname, colour)
     hideouts: set[int] = field(default_factory=set)
+    events: dict[int, list] = field(default_factory=dict)  # place id -> its active events
 
     @property
     def image(self) -> tuple[str, int, int] | None:
@@ -288,4 +289,7 @@ def map_view(session: Session, viewer: Viewer, of: int | None) -> MapView:
     hideouts = set(
         session.exec(select(Hideout.place_id).where(Hideout.campaign_id == campaign.id, Hideout.place_id.in_(ids))).all()
     ) if ids else set()
-    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners, hideouts=hideouts)
+    from app.events.service import events_by_place
+
+    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners,
+                   hideouts=hideouts, events=events_by_place(session, campaign))

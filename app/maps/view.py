@@ -19,6 +19,7 @@ class Marker:
     css: str
     icon: str
     owner: str | None
+    events: int = 0
 
 
 @dataclass
@@ -44,7 +45,7 @@ def markers(view: MapView) -> list[Marker]:
         icon = "⌂" if p.id in view.hideouts else ("⚑" if p.hideout_slot and owner is None else ("⇧" if p.entry else ""))
         result.append(Marker(
             id=p.id, name=p.name, income=p.income, x=round(p.x * 10, 1), y=round(p.y * view.height / 100, 1),
-            css=" ".join(classes), icon=icon, owner=owner[0] if owner else None,
+            css=" ".join(classes), icon=icon, owner=owner[0] if owner else None, events=len(view.events.get(p.id, [])),
         ))
     return result
 

@@ -1,0 +1,102 @@
+"""Event use cases (R5.1, R5.4, R5.5): only the GM creates, edits and ends events."""
+from __future__ import annotations
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.models import Campaign
+from app.catalog.catalog import Catalog
+from app.chronicle import service as chronicle
+from app.core.errors import DomainError
+from app.events import rules
+from app.events.models import Event
+from app.maps.models import Place
+from app.visibility import require_gm, require_writable, viewer_for
+
+FIELDS = ("title", "text", "duration", "scenario", "other_mission", "roles", "blockade", "points_limit", "reward", "notes")
+
+
+def active_events(session: Session, campaign: Campaign) -> list[Event]:
+    """Events active in the campaign's current round, oldest first."""
+    rows = session.exec(
+        select(Event).where(Event.campaign_id == campaign.id, Event.ended_round.is_(None), Event.round_added <= campaign.round)
+        .order_by(Event.id)
+    ).all()
+    return [e for e in rows if rules.is_active(e.round_added, e.duration, e.ended_round, campaign.round)]
+
+
+def is_active(event: Event, campaign: Campaign) -> bool:
+    return rules.is_active(event.round_added, event.duration, event.ended_round, campaign.round)
+
+
+def _gm(session: Session, actor: User, campaign_id: int):
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_gm(viewer)
+    require_writable(viewer)
+    return viewer
+
+
+def _event(session: Session, campaign_id: int, event_id: int) -> Event:
+    event = session.get(Event, event_id)
+    if event is None or event.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    return event
+
+
+def create_event(session: Session, *, actor: User, campaign_id: int, data: dict, catalog: Catalog) -> Event:
+    viewer = _gm(session, actor, campaign_id)
+    place = session.get(Place, data["place_id"])
+    if place is None or place.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    rules.check_scenario(data.get("scenario"), data.get("other_mission"), set(catalog.scenarios))
+    # Before round 1 an event counts from round 1.
+    event = Event(campaign_id=campaign_id, place_id=place.id, round_added=max(viewer.campaign.round, 1),
+                  **{k: v for k, v in data.items() if k in FIELDS})
+    event.title = event.title.strip()
+    session.add(event)
+    session.flush()
+    chronicle.record(session, viewer.campaign, "event_added", title=event.title, place=place.name)
+    return event
+
+
+def update_event(session: Session, *, actor: User, campaign_id: int, event_id: int, changes: dict, catalog: Catalog) -> Event:
+    _gm(session, actor, campaign_id)
+    event = _event(session, campaign_id, event_id)
+    if event.ended_round is not None:
+        raise DomainError("event_ended")
+    merged = {"scenario": event.scenario, "other_mission": event.other_mission, **changes}
+    rules.check_scenario(merged["scenario"], merged["other_mission"], set(catalog.scenarios))
+    for key in FIELDS:
+        if key in changes:
+            setattr(event, key, changes[key].strip() if key == "title" else changes[key])
+    session.add(event)
+    return event
+
+
+def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int) -> Event:
+    viewer = _gm(session, actor, campaign_id)
+    event = _event(session, campaign_id, event_id)
+    if event.ended_round is not None:
+        raise DomainError("event_ended")
+    event.ended_round = viewer.campaign.round
+    session.add(event)
+    chronicle.record(session, viewer.campaign, "event_ended", title=event.title)
+    return event
+
+
+def expire_events(session: Session, *, campaign: Campaign, next_round: int) -> list[Event]:
+    """Ends the events whose last round is over; End round (R2.3) calls this."""
+    ended = []
+    for event in session.exec(select(Event).where(Event.campaign_id == campaign.id, Event.ended_round.is_(None))).all():
+        if rules.expired(event.round_added, event.duration, event.ended_round, next_round):
+            event.ended_round = rules.last_round(event.round_added, event.duration)
+            session.add(event)
+            ended.append(event)
+    return ended
+
+
+def events_by_place(session: Session, campaign: Campaign) -> dict[int, list[Event]]:
+    result: dict[int, list[Event]] = {}
+    for event in active_events(session, campaign):
+        result.setdefault(event.place_id, []).append(event)
+    return result

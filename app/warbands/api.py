@@ -1,0 +1,77 @@
+from __future__ import annotations
+
+from fastapi import APIRouter, Query, Request, Response
+
+from app.accounts.deps import ApiUser, SessionDep
+from app.catalog.deps import CatalogDep
+from app.core.templating import request_gettext
+from app.visibility import viewer_for, visible_orders
+from app.warbands import service
+from app.warbands.models import Order
+from app.warbands.schemas import OrderIn, OrderOut, ProblemOut, WarbandIn, WarbandOut, WarbandPatch
+
+router = APIRouter(tags=["warbands"])
+
+
+def order_out(order: Order) -> OrderOut:
+    return OrderOut(warband_id=order.warband_id, player_id=order.player_id, round=order.round,
+                    event_id=order.event_id, place_id=order.place_id, points=order.points)
+
+
+def _views(session, user, cid, catalog, request) -> dict[int, WarbandOut]:
+    _viewer, views = service.list_warbands(session, actor=user, campaign_id=cid, catalog=catalog)
+    gettext = request_gettext(request)
+    return {
+        v.warband.id: WarbandOut(
+            id=v.warband.id, player_id=v.warband.player_id, name=v.warband.name, points=v.points,
+            model_ids=[m.model_id for m in v.members], mercenary=v.warband.mercenary_key,
+            problems=[ProblemOut(code=d["code"], message=d["message"]) for d in service.problem_details(v.problems, gettext)],
+            order=order_out(v.order) if v.order else None,
+        )
+        for v in views
+    }
+
+
+@router.get("/campaigns/{cid}/warbands", response_model=list[WarbandOut])
+def list_warbands(cid: int, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    return list(_views(session, user, cid, catalog, request).values())
+
+
+@router.post("/campaigns/{cid}/warbands", status_code=201, response_model=WarbandOut)
+def create_warband(cid: int, body: WarbandIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    warband = service.create_warband(session, actor=user, campaign_id=cid, name=body.name, model_ids=body.model_ids,
+                                     mercenary_key=body.mercenary, catalog=catalog, gettext=request_gettext(request))
+    return _views(session, user, cid, catalog, request)[warband.id]
+
+
+@router.patch("/campaigns/{cid}/warbands/{wid}", response_model=WarbandOut)
+def update_warband(cid: int, wid: int, body: WarbandPatch, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    changes = body.model_dump(exclude_unset=True)
+    service.update_warband(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, gettext=request_gettext(request),
+                           name=changes.get("name"), model_ids=changes.get("model_ids"),
+                           mercenary_key=changes["mercenary"] if "mercenary" in changes else False)
+    return _views(session, user, cid, catalog, request)[wid]
+
+
+@router.delete("/campaigns/{cid}/warbands/{wid}", status_code=204)
+def disband(cid: int, wid: int, user: ApiUser, session: SessionDep):
+    service.disband(session, actor=user, campaign_id=cid, warband_id=wid)
+    return Response(status_code=204)
+
+
+@router.put("/campaigns/{cid}/warbands/{wid}/order", response_model=OrderOut)
+def send(cid: int, wid: int, body: OrderIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    return order_out(service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog,
+                                  gettext=request_gettext(request), event_id=body.event_id, place_id=body.place_id))
+
+
+@router.delete("/campaigns/{cid}/warbands/{wid}/order", status_code=204)
+def cancel(cid: int, wid: int, user: ApiUser, session: SessionDep):
+    service.cancel(session, actor=user, campaign_id=cid, warband_id=wid)
+    return Response(status_code=204)
+
+
+@router.get("/campaigns/{cid}/orders", response_model=list[OrderOut])
+def orders(cid: int, user: ApiUser, session: SessionDep, round: int | None = Query(None, ge=0)):
+    viewer = viewer_for(session, user, cid)
+    return [order_out(o) for o in visible_orders(session, viewer, viewer.campaign.round if round is None else round)]

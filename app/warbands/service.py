@@ -1,0 +1,367 @@
+"""Warband and order use cases (R4.1-R4.7, R9.7 orders, V4-V8)."""
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.models import Campaign, Player
+from app.catalog.catalog import Catalog
+from app.catalog.names import ALIGNMENT_NAMES, MODEL_STATUS_NAMES, SLOT_NAMES
+from app.companies.models import Company, CompanyItem, CompanyModel
+from app.companies.rules import Carried
+from app.core.errors import DomainError, Msg, message_for
+from app.events import service as events
+from app.events.models import Event
+from app.gold import rules as gold_rules, service as gold
+from app.maps import rules as map_rules, service as maps
+from app.maps.models import Place
+from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.warbands import rules
+from app.warbands.models import Order, Warband, WarbandMember
+
+
+@dataclass
+class WarbandView:
+    warband: Warband
+    members: list[rules.Member]
+    mercenary: rules.Mercenary | None
+    points: int
+    problems: list[rules.Problem] = field(default_factory=list)
+    order: Order | None = None
+
+
+def _player_viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_writable(viewer)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    # One player's warband and order changes queue behind each other (PostgreSQL row lock).
+    session.exec(select(Player.id).where(Player.id == viewer.player.id).with_for_update()).one()
+    return viewer
+
+
+def _company(session: Session, player_id: int) -> Company | None:
+    return session.exec(select(Company).where(Company.player_id == player_id)).first()
+
+
+def members_of(session: Session, model_ids: list[int]) -> dict[int, rules.Member]:
+    """Company models as warband members, with the items they carry (two statements)."""
+    if not model_ids:
+        return {}
+    models = session.exec(select(CompanyModel).where(CompanyModel.id.in_(model_ids))).all()
+    carried: dict[int, list[tuple[Carried, int]]] = {}
+    for item in session.exec(select(CompanyItem).where(CompanyItem.model_id.in_(model_ids)).order_by(CompanyItem.id)).all():
+        carried.setdefault(item.model_id, []).append((Carried(item.slot, item.rarity), item.points))
+    return {
+        m.id: rules.Member(m.id, m.name, m.profile_key, tuple(m.types), m.points, m.unique, tuple(carried.get(m.id, ())), m.status)
+        for m in models
+    }
+
+
+def _mercenary_of(warband: Warband) -> rules.Mercenary | None:
+    if warband.mercenary_key is None:
+        return None
+    return rules.Mercenary(warband.mercenary_key, warband.mercenary_name or "", tuple(warband.mercenary_types),
+                           warband.mercenary_points, warband.mercenary_alignment or "Neutral", warband.mercenary_unique)
+
+
+def faction_alignment(catalog: Catalog, company: Company | None) -> str:
+    faction = catalog.factions.get(company.faction) if company and company.faction else None
+    return faction.alignment if faction else "Neutral"
+
+
+def evaluate(members: list[rules.Member], mercenary: rules.Mercenary | None, alignment: str, limit: int) -> tuple[int, list[rules.Problem]]:
+    return rules.points(members, mercenary), rules.problems(members, mercenary, alignment, limit)
+
+
+def problem_details(found: list[rules.Problem], gettext) -> list[dict]:
+    details = []
+    for p in found:
+        params = dict(p.params)
+        if "slot" in params:
+            params["slot"] = Msg(SLOT_NAMES.get(params["slot"], params["slot"]))
+        for key in ("alignment", "faction"):
+            if key in params:
+                params[key] = Msg(ALIGNMENT_NAMES.get(params[key], params[key]))
+        details.append({"code": p.code, "message": message_for(p.code, params, gettext), **{k: v for k, v in p.params.items()}})
+    return details
+
+
+def current_orders(session: Session, campaign: Campaign, player_id: int | None = None) -> list[Order]:
+    query = select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)
+    if player_id is not None:
+        query = query.where(Order.player_id == player_id)
+    return list(session.exec(query.order_by(Order.id)).all())
+
+
+def frozen_model_ids(session: Session, campaign: Campaign, player_id: int) -> set[int]:
+    """R4.6: models of warbands sent this round."""
+    sent = [o.warband_id for o in current_orders(session, campaign, player_id)]
+    if not sent:
+        return set()
+    return set(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id.in_(sent))).all())
+
+
+def check_not_frozen(session: Session, campaign: Campaign, player_id: int, model_ids: list[int], names: dict[int, str]) -> None:
+    frozen = frozen_model_ids(session, campaign, player_id) & set(model_ids)
+    if frozen:
+        raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
+
+
+def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
+    """A player's own warbands (R4.1); other players' rosters stay hidden until battles."""
+    viewer = viewer_for(session, actor, campaign_id)
+    if viewer.player is None:
+        return viewer, []
+    campaign = viewer.campaign
+    warbands = session.exec(select(Warband).where(Warband.player_id == viewer.player.id).order_by(Warband.id)).all()
+    ids = [w.id for w in warbands]
+    links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(ids))).all() if ids else []
+    members = members_of(session, [link.model_id for link in links])
+    orders = {o.warband_id: o for o in current_orders(session, campaign, viewer.player.id)}
+    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    views = []
+    for w in warbands:
+        own = [members[link.model_id] for link in links if link.warband_id == w.id and link.model_id in members]
+        mercenary = _mercenary_of(w)
+        total, found = evaluate(own, mercenary, alignment, campaign.warband_points)
+        views.append(WarbandView(w, own, mercenary, total, found, orders.get(w.id)))
+    return viewer, views
+
+
+def _resolve(session: Session, viewer: Viewer, model_ids: list[int], mercenary_key: str | None, catalog: Catalog,
+             warband_id: int | None) -> tuple[list[rules.Member], rules.Mercenary | None]:
+    company = _company(session, viewer.player.id)
+    if len(set(model_ids)) != len(model_ids):
+        raise DomainError("warband_model_unknown", model_id=model_ids[0])
+    owned = {m.id for m in session.exec(select(CompanyModel).where(CompanyModel.company_id == (company.id if company else -1))).all()}
+    for mid in model_ids:
+        if mid not in owned:
+            raise DomainError("warband_model_unknown", model_id=mid)
+    members = members_of(session, model_ids)
+    if model_ids:
+        taken = session.exec(
+            select(WarbandMember.model_id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
+            .where(WarbandMember.model_id.in_(model_ids), WarbandMember.warband_id != (warband_id or -1))
+        ).first()
+        if taken:
+            raise DomainError("warband_model_taken", model=members[taken[0]].name, warband=taken[1])
+    mercenary = None
+    if mercenary_key:
+        data = catalog.mercenaries.get(mercenary_key)
+        if data is None:
+            raise DomainError("mercenary_unknown", mercenary=mercenary_key)
+        mercenary = rules.Mercenary(data.key, data.name, tuple(data.types), data.points, data.alignment or "Neutral", data.unique)
+    return [members[mid] for mid in model_ids], mercenary
+
+
+def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalog, gettext) -> None:
+    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    _total, found = evaluate(members, mercenary, alignment, viewer.campaign.warband_points)
+    if found:
+        raise DomainError("warband_invalid", details=problem_details(found, gettext))
+
+
+def _apply(session: Session, warband: Warband, members, mercenary) -> None:
+    for link in session.exec(select(WarbandMember).where(WarbandMember.warband_id == warband.id)).all():
+        session.delete(link)
+    session.flush()
+    session.add_all(WarbandMember(warband_id=warband.id, model_id=m.model_id) for m in members)
+    warband.mercenary_key = mercenary.key if mercenary else None
+    warband.mercenary_name = mercenary.name if mercenary else None
+    warband.mercenary_points = mercenary.points if mercenary else 0
+    warband.mercenary_types = list(mercenary.types) if mercenary else []
+    warband.mercenary_alignment = mercenary.alignment if mercenary else None
+    warband.mercenary_unique = bool(mercenary and mercenary.unique)
+    session.add(warband)
+    session.flush()
+
+
+def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[int], mercenary_key: str | None,
+            catalog: Catalog, warband_id: int | None = None) -> tuple[int, list[rules.Problem]]:
+    """The builder's live check: points and every problem, without saving."""
+    viewer = viewer_for(session, actor, campaign_id)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, warband_id)
+    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    return evaluate(members, mercenary, alignment, viewer.campaign.warband_points)
+
+
+def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
+                   mercenary_key: str | None, catalog: Catalog, gettext) -> Warband:
+    viewer = _player_viewer(session, actor, campaign_id)
+    members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, None)
+    _check(session, viewer, members, mercenary, catalog, gettext)
+    warband = Warband(campaign_id=campaign_id, player_id=viewer.player.id, name=name.strip())
+    session.add(warband)
+    session.flush()
+    _apply(session, warband, members, mercenary)
+    return warband
+
+
+def _own_warband(session: Session, viewer: Viewer, warband_id: int) -> Warband:
+    warband = session.get(Warband, warband_id)
+    if warband is None or warband.player_id != (viewer.player.id if viewer.player else None):
+        raise DomainError("not_found")
+    return warband
+
+
+def _order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | None:
+    return session.exec(select(Order).where(Order.warband_id == warband_id, Order.round == campaign.round)).first()
+
+
+def update_warband(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog, gettext,
+                   name: str | None = None, model_ids: list[int] | None = None, mercenary_key: str | None | bool = False) -> Warband:
+    """Change name, models or mercenary (`mercenary_key=False` keeps the mercenary)."""
+    viewer = _player_viewer(session, actor, campaign_id)
+    warband = _own_warband(session, viewer, warband_id)
+    if _order_of(session, viewer.campaign, warband.id):
+        raise DomainError("warband_frozen", warband=warband.name)
+    if name is not None:
+        warband.name = name.strip()
+    if model_ids is not None or mercenary_key is not False:
+        current = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
+        key = warband.mercenary_key if mercenary_key is False else mercenary_key
+        members, mercenary = _resolve(session, viewer, current if model_ids is None else model_ids, key, catalog, warband.id)
+        _check(session, viewer, members, mercenary, catalog, gettext)
+        _apply(session, warband, members, mercenary)
+    session.add(warband)
+    return warband
+
+
+def disband(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> None:
+    viewer = _player_viewer(session, actor, campaign_id)
+    warband = _own_warband(session, viewer, warband_id)
+    if _order_of(session, viewer.campaign, warband.id):
+        raise DomainError("warband_frozen", warband=warband.name)
+    session.delete(warband)
+
+
+# --- orders (R4.5-R4.7, R9.7) ---------------------------------------------------------
+
+
+def destinations(session: Session, campaign: Campaign, player_id: int) -> set[int] | None:
+    """With the paths module, the places a player may send to (None: anywhere)."""
+    if not campaign.modules.get(maps.PATHS_MODULE):
+        return None
+    own = set(session.exec(select(Place.id).where(Place.campaign_id == campaign.id, Place.owner_player_id == player_id)).all())
+    if not own:
+        return None
+    return map_rules.reachable(own, maps.path_graph(session, campaign.id))
+
+
+def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog, gettext,
+         event_id: int | None = None, place_id: int | None = None) -> Order:
+    viewer = _player_viewer(session, actor, campaign_id)
+    campaign = viewer.campaign
+    warband = _own_warband(session, viewer, warband_id)
+    if campaign.status != "running" or campaign.phase != "orders":
+        raise DomainError("orders_closed")
+    if (event_id is None) == (place_id is None):
+        raise DomainError("order_destination")
+    if _order_of(session, campaign, warband.id):
+        raise DomainError("order_exists", warband=warband.name)
+    mine = current_orders(session, campaign, viewer.player.id)
+    limit = campaign.warband_points
+    event = None
+    if event_id is not None:
+        event = session.get(Event, event_id)
+        if event is None or event.campaign_id != campaign.id:
+            raise DomainError("not_found")
+        if not events.is_active(event, campaign):
+            raise DomainError("order_event_inactive", title=event.title)
+        if event.blockade:
+            raise DomainError("order_blockade", title=event.title)
+        if any(o.event_id == event.id for o in mine):
+            raise DomainError("order_event_taken", title=event.title)
+        place = session.get(Place, event.place_id)
+    else:
+        place = session.get(Place, place_id)
+        if place is None or place.campaign_id != campaign.id:
+            raise DomainError("not_found")
+        if events.events_by_place(session, campaign).get(place.id):
+            raise DomainError("order_place_has_events", place=place.name)
+        if any(o.event_id is None and o.place_id == place.id for o in mine):
+            raise DomainError("order_place_taken", place=place.name)
+    reachable = destinations(session, campaign, viewer.player.id)
+    if reachable is not None and place.id not in reachable:
+        raise DomainError("order_unreachable", place=place.name)
+    links = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
+    members = list(members_of(session, links).values())
+    for member in rules.unavailable(members):
+        raise DomainError("order_model_unavailable", model=member.name, status=Msg(MODEL_STATUS_NAMES[member.status]))
+    mercenary = _mercenary_of(warband)
+    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    total, found = evaluate(members, mercenary, alignment, limit)
+    if found:
+        raise DomainError("warband_invalid", details=problem_details(found, gettext))
+    if event is not None and event.points_limit is not None and total > event.points_limit:
+        raise DomainError("order_points_limit", title=event.title, limit=event.points_limit, warband=warband.name, points=total)
+    fee = gold_rules.price(mercenary.points, campaign.gold_per_point) if mercenary else 0
+    order = Order(campaign_id=campaign.id, warband_id=warband.id, player_id=viewer.player.id, round=campaign.round,
+                  event_id=event.id if event else None, place_id=place.id, fee=fee, points=total)
+    session.add(order)
+    session.flush()
+    if fee:
+        gold.pay(session, campaign=campaign, player_id=viewer.player.id, amount=fee, kind="mercenary_fee",
+                 note=f"{mercenary.name} · {warband.name}")
+    return order
+
+
+def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> None:
+    """The owner cancels while Orders is open (the mercenary fee stays paid, R4.4); the GM
+    undoes any order before Battles, and the fee comes back."""
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_writable(viewer)
+    campaign = viewer.campaign
+    warband = session.get(Warband, warband_id)
+    if warband is None or warband.campaign_id != campaign.id or not (viewer.is_gm or (viewer.player and viewer.player.id == warband.player_id)):
+        raise DomainError("not_found")
+    order = _order_of(session, campaign, warband.id)
+    if order is None:
+        raise DomainError("order_none", warband=warband.name)
+    if viewer.is_gm:
+        if campaign.status != "running" or campaign.phase not in ("preparation", "orders"):
+            raise DomainError("order_undo_phase")
+        if order.fee:
+            gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee, kind="mercenary_fee",
+                        note=f"refund · {warband.name}")
+    elif campaign.phase != "orders":
+        raise DomainError("order_cancel_phase")
+    session.delete(order)
+
+
+# --- reading for the pages ----------------------------------------------------------------
+
+
+def memberships(session: Session, player_id: int) -> dict[int, tuple[int, str]]:
+    """model id -> (warband id, warband name) for one player's warbands."""
+    rows = session.exec(
+        select(WarbandMember.model_id, Warband.id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
+        .where(Warband.player_id == player_id)
+    ).all()
+    return {mid: (wid, name) for mid, wid, name in rows}
+
+
+def own_warband(session: Session, player_id: int, warband_id: int) -> tuple[Warband, list[int]]:
+    warband = session.get(Warband, warband_id)
+    if warband is None or warband.player_id != player_id:
+        raise DomainError("not_found")
+    ids = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband_id)).all())
+    return warband, ids
+
+
+def warbands_by_id(session: Session, ids: list[int]) -> dict[int, Warband]:
+    if not ids:
+        return {}
+    return {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_(ids))).all()}
+
+
+def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> list[Warband]:
+    """A player's warbands without an order this round."""
+    sent = {o.warband_id for o in current_orders(session, campaign, player_id)}
+    rows = session.exec(select(Warband).where(Warband.player_id == player_id).order_by(Warband.id)).all()
+    return [w for w in rows if w.id not in sent]
