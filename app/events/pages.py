@@ -11,7 +11,7 @@ from app.core.templating import render
 from app.events import rules, service
 from app.events.schemas import EventIn, EventPatch
 from app.maps import service as maps
-from app.visibility import viewer_for
+from app.visibility import require_gm, viewer_for
 
 router = APIRouter()
 
@@ -41,7 +41,8 @@ def _form_data(form, *, with_place: bool) -> dict:
         data[key] = data.get(key) or ""
     if with_place:
         data["place_id"] = int_field(form.get("place_id"), -1)
-    return data
+    # A blank title or duration is "not given" (its default or a required-field error).
+    return {k: v for k, v in data.items() if v is not None or k in ("scenario", "other_mission", "roles", "points_limit")}
 
 
 def _page(request, session, user, cid, catalog, status_code=200, **extra):
@@ -61,6 +62,7 @@ def events_page(cid: int, request: Request, user: PageLogin, session: SessionDep
 
 @router.post("/campaigns/{cid}/events")
 def create_event(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+    require_gm(viewer_for(session, user, cid))
     data = _form_data(form, with_place=True)
     model, errors = validate(request, EventIn, data)
     if errors:
@@ -74,12 +76,13 @@ def create_event(cid: int, request: Request, user: PageLogin, session: SessionDe
 
 @router.post("/campaigns/{cid}/events/{eid}")
 def edit_event(cid: int, eid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+    require_gm(viewer_for(session, user, cid))
     data = _form_data(form, with_place=False)
     model, errors = validate(request, EventPatch, data)
     try:
         if errors:
             raise DomainError("validation_error")
-        service.update_event(session, actor=user, campaign_id=cid, event_id=eid, changes=model.model_dump(), catalog=catalog)
+        service.update_event(session, actor=user, campaign_id=cid, event_id=eid, changes=model.model_dump(exclude_unset=True), catalog=catalog)
     except DomainError as exc:
         message = next(iter(errors.values())) if errors else refusal(request, session, exc)
         return _page(request, session, user, cid, catalog, status_code=exc.status, error=message, errors={})
