@@ -107,6 +107,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
 
     from app.accounts import api as accounts_api, pages as accounts_pages
     from app.campaigns import api as campaigns_api, pages as campaigns_pages
+    from app.battles import api as battles_api, pages as battles_pages
     from app.catalog import api as catalog_api, pages as catalog_pages
     from app.catalog.catalog import CatalogStore
     from app.chronicle import api as chronicle_api, pages as chronicle_pages
@@ -117,9 +118,9 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     from app.maps import api as maps_api, map_pages, pages as maps_pages
 
     app.state.catalog = CatalogStore(settings.var_dir / "catalog")
-    for module in (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api, warbands_api):
+    for module in (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api, warbands_api, battles_api):
         app.include_router(module.router, prefix=API_PREFIX)
-    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, catalog_pages, events_pages, warbands_pages):
+    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, catalog_pages, events_pages, warbands_pages, battles_pages):
         app.include_router(module.router, include_in_schema=False)
     app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
     return app

@@ -1,5 +1,6 @@
 """Every table, imported in one place for Alembic and the tests."""
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession  # noqa: F401
+from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband  # noqa: F401
 from app.campaigns.models import Campaign, Invitation, Player  # noqa: F401
 from app.chronicle.models import ChronicleEntry  # noqa: F401
 from app.companies.models import Company, CompanyItem, CompanyModel  # noqa: F401

@@ -4,6 +4,7 @@ from fastapi import APIRouter
 
 from app.accounts.deps import ApiUser, SessionDep
 from app.campaigns import service
+from app.catalog.deps import CatalogDep
 from app.campaigns.models import Campaign
 from app.campaigns.schemas import (
     CampaignCreate,
@@ -102,8 +103,8 @@ def claim(cid: int, body: HideoutIn, user: ApiUser, session: SessionDep):
 
 
 @router.post("/campaigns/{cid}/phase", response_model=CampaignOut)
-def phase(cid: int, body: PhaseIn, user: ApiUser, session: SessionDep):
-    campaign = service.set_phase(session, actor=user, campaign_id=cid, phase=body.phase)
+def phase(cid: int, body: PhaseIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    campaign = service.set_phase(session, actor=user, campaign_id=cid, phase=body.phase, catalog=catalog)
     return campaign_out(session, campaign)
 
 

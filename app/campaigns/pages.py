@@ -9,6 +9,7 @@ from fastapi.responses import FileResponse
 from app.accounts.deps import PageLogin, SessionDep
 from app.campaigns import rules, service
 from app.campaigns.schemas import CampaignCreate, CampaignPatch
+from app.catalog.deps import CatalogDep
 from app.campaigns.wizard import STEP_FIELDS, form_changes, wizard_context
 from app.core.errors import DomainError
 from app.core.forms import Form, int_field, refusal, see_other, validate
@@ -129,8 +130,13 @@ def _dashboard(request, session, user, cid: int, status_code: int = 200, error: 
         wizard_step=campaign.wizard_step, players=len(players), flagged_places=len(flagged),
         has_hideout=bool(mine and mine.hideouts), all_have_hideouts=all(p.hideouts for p in players),
     )
+    battle_todo = []
+    if campaign.status == "running" and campaign.phase in ("battles", "settlement", "twilight"):
+        from app.battles import service as battles
+
+        battle_todo = battles.waiting_for(battles.battles_of(session, campaign), viewer.player.id if viewer.player else None, viewer.is_gm)
     return render(
-        request, "campaigns/dashboard.html", status_code=status_code, viewer=viewer, campaign=campaign,
+        request, "campaigns/dashboard.html", status_code=status_code, viewer=viewer, campaign=campaign, battle_todo=battle_todo,
         players=players, places={p.id: p for p in places}, free_places=free, todo=todo, mine=mine, error=error,
         next_phase=rules.next_phase(campaign.phase) if campaign.phase else None, tab="overview",
     )
@@ -156,9 +162,10 @@ def set_status(cid: int, request: Request, user: PageLogin, session: SessionDep,
 
 
 @router.post("/campaigns/{cid}/phase")
-def set_phase(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+def set_phase(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form, catalog: CatalogDep):
     phase = str(form.get("phase", ""))
-    return _gm_action(request, session, user, cid, lambda: service.set_phase(session, actor=user, campaign_id=cid, phase=phase))
+    return _gm_action(request, session, user, cid,
+                      lambda: service.set_phase(session, actor=user, campaign_id=cid, phase=phase, catalog=catalog))
 
 
 @router.post("/campaigns/{cid}/end-round")

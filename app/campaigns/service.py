@@ -254,7 +254,7 @@ def claim_hideout(session: Session, *, actor: User, campaign_id: int, place_id: 
 # --- phases (R2.1-R2.3) -----------------------------------------------------------
 
 
-def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str) -> Campaign:
+def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str, catalog) -> Campaign:
     viewer = viewer_for(session, actor, campaign_id, lock=True)
     require_gm(viewer)
     campaign = viewer.campaign
@@ -263,6 +263,11 @@ def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str) ->
     campaign.phase = phase
     session.add(campaign)
     chronicle.record(session, campaign, "phase_changed", round=campaign.round, from_phase=previous, to_phase=phase)
+    if phase == "battles":
+        # R6: the plan runs once, in the same transaction as the phase change.
+        from app.battles.service import announce
+
+        announce(session, campaign=campaign, catalog=catalog)
     return campaign
 
 

@@ -124,6 +124,16 @@ ERRORS: dict[str, tuple[int, str]] = {
     "order_cancel_phase": (409, N_("Orders can be cancelled only while Orders is open.")),
     "order_undo_phase": (409, N_("Orders can be undone only before Battles.")),
     "order_none": (404, N_("%(warband)s has no order this round.")),
+    # battles
+    "battle_not_participant": (403, N_("Only the battle's participants can do that.")),
+    "battle_winner_unknown": (422, N_("A winner must be one of the battle's players.")),
+    "battle_one_winner": (422, N_("A battle of two warbands has one winner, or none for a draw.")),
+    "battle_everyone_won": (422, N_("Not everybody can win; leave the winners empty for a draw.")),
+    "battle_reported_already": (409, N_("The result has already been entered.")),
+    "battle_nothing_to_confirm": (409, N_("There is no entered result to confirm.")),
+    "battle_confirmed_already": (409, N_("You have already confirmed this result, or you entered it.")),
+    "battle_decided": (409, N_("The result is decided; the game master can still correct it.")),
+    "results_closed": (409, N_("Results are entered in Battles and Settlement.")),
     # phases
     "not_running": (409, N_("Phases change only while the campaign is running.")),
     "phase_unknown": (422, N_("Unknown phase %(phase)s.")),

@@ -47,6 +47,7 @@ def _make_env() -> Environment:
     )
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)
     env.filters["markdown"] = render_markdown
+    env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
     from app.campaigns import rules, terms
 
     env.globals["PHASES"] = rules.PHASES

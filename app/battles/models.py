@@ -1,0 +1,81 @@
+from __future__ import annotations
+
+from datetime import datetime
+from typing import Any
+
+from sqlalchemy import JSON, CheckConstraint, UniqueConstraint
+from sqlmodel import Field, SQLModel
+
+from app.core.db import utcnow
+
+STATUSES = ("announced", "reported", "confirmed", "disputed", "resolved")
+
+
+class Battle(SQLModel, table=True):
+    """A battle announced when Battles begins (R6.1-R6.8)."""
+
+    __tablename__ = "battle"
+    __table_args__ = (
+        CheckConstraint("status IN ('announced','reported','confirmed','disputed','resolved')", name="status"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    round: int = Field(index=True)
+    place_id: int = Field(foreign_key="place.id", index=True, ondelete="CASCADE")
+    event_id: int | None = Field(default=None, foreign_key="event.id", ondelete="SET NULL")
+    # The destination's seed: the split, scenario and roles re-derive from it (R6.4).
+    seed: int
+    scenario: str | None = Field(default=None, max_length=120)
+    other_mission: str | None = None
+    roles: bool = False
+    notes: str = ""
+    status: str = Field(default="announced", max_length=16)
+    winners: list[int] = Field(default_factory=list, sa_type=JSON)
+    reported_by_player_id: int | None = Field(default=None, foreign_key="player.id")
+    dispute_reason: str = ""
+    created_at: datetime = Field(default_factory=utcnow)
+    decided_at: datetime | None = None
+
+
+class BattleWarband(SQLModel, table=True):
+    """A warband in a battle, with its roster as it was announced (public, R6.5)."""
+
+    __tablename__ = "battle_warband"
+    __table_args__ = (UniqueConstraint("battle_id", "warband_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", index=True, ondelete="CASCADE")
+    side: int
+    role: str | None = Field(default=None, max_length=16)  # attacker / defender
+    warband_id: int = Field(foreign_key="warband.id", index=True, ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
+    name: str = Field(max_length=80)
+    points: int
+    roster: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    underdog_dice: int = 0
+    bonus_points: int = 0
+
+
+class BattleConfirmation(SQLModel, table=True):
+    __tablename__ = "battle_confirmation"
+    __table_args__ = (UniqueConstraint("battle_id", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", index=True, ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Arrival(SQLModel, table=True):
+    """A warband that did not fight where it went: alone (or among allies) it is
+    unopposed (R6.2); left out by the split it neither fights nor takes the place (R6.4)."""
+
+    __tablename__ = "arrival"
+    __table_args__ = (CheckConstraint("kind IN ('unopposed','left_out')", name="kind"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    round: int = Field(index=True)
+    place_id: int = Field(foreign_key="place.id", ondelete="CASCADE")
+    event_id: int | None = Field(default=None, foreign_key="event.id", ondelete="SET NULL")
+    warband_id: int = Field(foreign_key="warband.id", ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    kind: str = Field(max_length=16)
+    seed: int

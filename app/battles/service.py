@@ -1,0 +1,272 @@
+"""Announcing battles when Battles begins, and their results (R6.1-R6.8, R5.2, R5.3, V9, V10)."""
+from __future__ import annotations
+
+import random
+import secrets
+from collections import defaultdict
+from collections.abc import Callable
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.battles import rules
+from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband
+from app.campaigns.models import Campaign, Player
+from app.catalog.catalog import Catalog
+from app.chronicle import service as chronicle
+from app.companies.models import CompanyItem, CompanyModel
+from app.core.db import utcnow
+from app.core.errors import DomainError
+from app.events.models import Event
+from app.maps.models import Place
+from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.warbands.models import Order, Warband, WarbandMember
+
+BEACON = "light-the-beacon"
+RESULT_PHASES = ("battles", "settlement")
+
+
+def alliances(session: Session, campaign: Campaign, event_id: int | None) -> Callable[[int, int], bool]:
+    """Who stands with whom at a destination (R6.2). Guilds and mission alliances add to
+    this when they exist; until then every player stands alone."""
+    return lambda a, b: False
+
+
+def _rosters(session: Session, warband_ids: list[int]) -> dict[int, list[dict]]:
+    """Each warband's models with their items, in three statements."""
+    links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(warband_ids))).all() if warband_ids else []
+    model_ids = [link.model_id for link in links]
+    models = {m.id: m for m in session.exec(select(CompanyModel).where(CompanyModel.id.in_(model_ids))).all()} if model_ids else {}
+    items: dict[int, list[str]] = defaultdict(list)
+    if model_ids:
+        for item in session.exec(select(CompanyItem).where(CompanyItem.model_id.in_(model_ids)).order_by(CompanyItem.id)).all():
+            items[item.model_id].append(item.name)
+    rosters: dict[int, list[dict]] = defaultdict(list)
+    for link in sorted(links, key=lambda x: x.model_id):
+        m = models.get(link.model_id)
+        if m:
+            rosters[link.warband_id].append({"model_id": m.id, "name": m.name, "types": m.types, "points": m.points,
+                                             "stats": m.stats, "items": items[m.id]})
+    return rosters
+
+
+def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_seed: int | None = None) -> list[Battle]:
+    """R6.1-R6.7: the round's orders become battles, each destination split by its own
+    stored seed. Runs once, inside the phase change to Battles."""
+    orders = list(session.exec(select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all())
+    master = random.Random(secrets.randbits(63) if master_seed is None else master_seed)
+    destinations: dict[tuple, list[Order]] = defaultdict(list)
+    for order in orders:
+        destinations[("event", order.event_id) if order.event_id else ("place", order.place_id)].append(order)
+    events = {e.id: e for e in session.exec(select(Event).where(Event.campaign_id == campaign.id)).all()}
+    places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id)).all()}
+    warbands = {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_([o.warband_id for o in orders]))).all()} if orders else {}
+    rosters = _rosters(session, list(warbands))
+    cap = rules.capacity(bool(campaign.modules.get("multi_band_battles")), campaign.modules.get("battle_size_limit"))
+    scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender") for s in catalog.scenarios.values()}
+    announced: list[Battle] = []
+    for key in sorted(destinations, key=lambda k: (k[0], k[1])):
+        group = destinations[key]
+        seed = master.getrandbits(31)
+        event = events.get(group[0].event_id) if group[0].event_id else None
+        place = places[group[0].place_id]
+        arrivals = [rules.Arrival(o.warband_id, o.player_id, o.points) for o in group]
+        plan = rules.plan_destination(arrivals, alliances(session, campaign, event.id if event else None), cap, seed)
+        for kind, rows in (("unopposed", plan.unopposed), ("left_out", plan.left_out)):
+            session.add_all(Arrival(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
+                                    warband_id=a.warband_id, player_id=a.player_id, kind=kind, seed=seed) for a in rows)
+        for index, sides in enumerate(plan.battles):
+            announced.append(_battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios))
+    session.flush()
+    return announced
+
+
+def _battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> Battle:
+    rng = random.Random(seed * 1000 + index)
+    size = sum(len(s) for s in sides)
+    choice = rules.choose_scenario(event.scenario if event else None, bool(event and event.other_mission), size, scenarios, rng,
+                                   roles_override=event.roles if event else None)
+    battle = Battle(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
+                    seed=seed, scenario=choice.key, other_mission=event.other_mission if event else None, roles=choice.roles,
+                    notes=(event.notes if event and size > 2 else ""))
+    session.add(battle)
+    session.flush()
+    defender = rules.defender_side([{a.player_id for a in side} for side in sides], place.owner_player_id, rng) if choice.roles else None
+    flat = [(i, a) for i, side in enumerate(sides) for a in side]
+    dog = rules.underdog([a.points for _i, a in flat], campaign.underdog_points_per_die)
+    for (side_index, a), d in zip(flat, dog):
+        role = None if defender is None else ("defender" if side_index == defender else "attacker")
+        session.add(BattleWarband(battle_id=battle.id, side=side_index, role=role, warband_id=a.warband_id, player_id=a.player_id,
+                                  name=warbands[a.warband_id].name, points=a.points, roster=rosters.get(a.warband_id, []),
+                                  underdog_dice=d.dice, bonus_points=d.bonus_points))
+    chronicle.record(session, campaign, "battle_announced", place=place.name,
+                     title=event.title if event else "", warbands=" vs ".join(
+                         " & ".join(warbands[a.warband_id].name for a in side) for side in sides))
+    return battle
+
+
+def beacon_hint(battle: Battle) -> bool:
+    """R5.3: in Light the Beacon the defender may add free Grunt and Warrior models."""
+    return bool(battle.roles and battle.scenario and battle.scenario.endswith(BEACON))
+
+
+# --- reading --------------------------------------------------------------------------------
+
+
+@dataclass
+class BattleView:
+    battle: Battle
+    warbands: list[BattleWarband]
+    confirmations: set[int] = field(default_factory=set)
+
+    @property
+    def participants(self) -> list[int]:
+        return sorted({w.player_id for w in self.warbands})
+
+    def sides(self) -> list[list[BattleWarband]]:
+        grouped: dict[int, list[BattleWarband]] = defaultdict(list)
+        for w in self.warbands:
+            grouped[w.side].append(w)
+        return [grouped[k] for k in sorted(grouped)]
+
+
+def battles_of(session: Session, campaign: Campaign, round_: int | None = None, battle_ids: list[int] | None = None) -> list[BattleView]:
+    """Battles of a round with their warbands and confirmations (three statements)."""
+    query = select(Battle).where(Battle.campaign_id == campaign.id)
+    if battle_ids is not None:
+        query = query.where(Battle.id.in_(battle_ids))
+    else:
+        query = query.where(Battle.round == (campaign.round if round_ is None else round_))
+    battles = list(session.exec(query.order_by(Battle.id)).all())
+    ids = [b.id for b in battles]
+    warbands: dict[int, list[BattleWarband]] = defaultdict(list)
+    confirmations: dict[int, set[int]] = defaultdict(set)
+    if ids:
+        for w in session.exec(select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)).all():
+            warbands[w.battle_id].append(w)
+        for c in session.exec(select(BattleConfirmation).where(BattleConfirmation.battle_id.in_(ids))).all():
+            confirmations[c.battle_id].add(c.player_id)
+    return [BattleView(b, warbands[b.id], confirmations[b.id]) for b in battles]
+
+
+def battle(session: Session, *, actor: User, campaign_id: int, battle_id: int) -> tuple[Viewer, BattleView]:
+    """Battles and their rosters are public to the campaign's members (R6.5)."""
+    viewer = viewer_for(session, actor, campaign_id)
+    found = battles_of(session, viewer.campaign, battle_ids=[battle_id])
+    if not found:
+        raise DomainError("not_found")
+    return viewer, found[0]
+
+
+def waiting_for(views: list[BattleView], player_id: int | None, is_gm: bool) -> list[tuple[str, BattleView]]:
+    """What a viewer should do about the round's battles: report, confirm, or resolve."""
+    todo = []
+    for v in views:
+        status = v.battle.status
+        if is_gm and status == "disputed":
+            todo.append(("resolve", v))
+        elif player_id in v.participants:
+            if status == "announced":
+                todo.append(("report", v))
+            elif status == "reported" and player_id != v.battle.reported_by_player_id and player_id not in v.confirmations:
+                todo.append(("confirm", v))
+    return todo
+
+
+# --- results (R6.8) -------------------------------------------------------------------------
+
+
+def _locked(session: Session, actor: User, campaign_id: int, battle_id: int) -> tuple[Viewer, BattleView]:
+    viewer = viewer_for(session, actor, campaign_id, lock=True)
+    require_writable(viewer)
+    session.exec(select(Battle.id).where(Battle.id == battle_id).with_for_update()).first()
+    found = battles_of(session, viewer.campaign, battle_ids=[battle_id])
+    if not found:
+        raise DomainError("not_found")
+    return viewer, found[0]
+
+
+def _participant(viewer: Viewer, view: BattleView) -> int:
+    if viewer.player is None or viewer.player.id not in view.participants:
+        raise DomainError("battle_not_participant")
+    return viewer.player.id
+
+
+def _check_winners(view: BattleView, winners: list[int]) -> list[int]:
+    winners = sorted(set(winners))
+    if any(w not in view.participants for w in winners):
+        raise DomainError("battle_winner_unknown")
+    if len(view.warbands) == 2 and len(winners) > 1:
+        raise DomainError("battle_one_winner")
+    if winners and len(winners) == len(view.participants):
+        raise DomainError("battle_everyone_won")
+    return winners
+
+
+def _result_phase(campaign: Campaign) -> None:
+    if campaign.status != "running" or campaign.phase not in RESULT_PHASES:
+        raise DomainError("results_closed")
+
+
+def report(session: Session, *, actor: User, campaign_id: int, battle_id: int, winners: list[int]) -> Battle:
+    viewer, view = _locked(session, actor, campaign_id, battle_id)
+    player_id = _participant(viewer, view)
+    _result_phase(viewer.campaign)
+    if view.battle.status != "announced":
+        raise DomainError("battle_reported_already")
+    battle_ = view.battle
+    battle_.winners, battle_.status, battle_.reported_by_player_id = _check_winners(view, winners), "reported", player_id
+    session.add(battle_)
+    if len(view.participants) == 1:  # allies alone cannot happen, but a lone reporter needs nobody
+        _decide(session, viewer.campaign, battle_, "confirmed")
+    return battle_
+
+
+def confirm(session: Session, *, actor: User, campaign_id: int, battle_id: int) -> Battle:
+    viewer, view = _locked(session, actor, campaign_id, battle_id)
+    player_id = _participant(viewer, view)
+    battle_ = view.battle
+    if battle_.status != "reported":
+        raise DomainError("battle_nothing_to_confirm")
+    if player_id == battle_.reported_by_player_id or player_id in view.confirmations:
+        raise DomainError("battle_confirmed_already")
+    session.add(BattleConfirmation(battle_id=battle_.id, player_id=player_id))
+    others = set(view.participants) - {battle_.reported_by_player_id}
+    if others <= view.confirmations | {player_id}:
+        _decide(session, viewer.campaign, battle_, "confirmed")
+    return battle_
+
+
+def dispute(session: Session, *, actor: User, campaign_id: int, battle_id: int, reason: str) -> Battle:
+    viewer, view = _locked(session, actor, campaign_id, battle_id)
+    _participant(viewer, view)
+    battle_ = view.battle
+    if battle_.status not in ("announced", "reported"):
+        raise DomainError("battle_decided")
+    if not reason.strip():
+        raise DomainError("reason_required")
+    battle_.status, battle_.dispute_reason = "disputed", reason.strip()[:2000]
+    session.add(battle_)
+    return battle_
+
+
+def resolve(session: Session, *, actor: User, campaign_id: int, battle_id: int, winners: list[int]) -> Battle:
+    """The GM's word on a dispute, or an entry or correction of any result."""
+    viewer, view = _locked(session, actor, campaign_id, battle_id)
+    require_gm(viewer)
+    battle_ = view.battle
+    battle_.winners = _check_winners(view, winners)
+    _decide(session, viewer.campaign, battle_, "resolved")
+    return battle_
+
+
+def _decide(session: Session, campaign: Campaign, battle_: Battle, status: str) -> None:
+    battle_.status, battle_.decided_at = status, utcnow()
+    session.add(battle_)
+    names = dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id)).all())
+    place = session.get(Place, battle_.place_id)
+    if battle_.winners:
+        chronicle.record(session, campaign, "battle_won", place=place.name, winners=", ".join(names.get(w, "?") for w in battle_.winners))
+    else:
+        chronicle.record(session, campaign, "battle_drawn", place=place.name)
