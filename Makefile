@@ -55,6 +55,7 @@ i18n: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.dashboard
 	$(BIN)/python -m bench.map_page
+	$(BIN)/python -m bench.announce
 
 clean:
 	rm -rf $(VENV) var test-artifacts

@@ -65,7 +65,7 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
     rosters = _rosters(session, list(warbands))
     cap = rules.capacity(bool(campaign.modules.get("multi_band_battles")), campaign.modules.get("battle_size_limit"))
     scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender") for s in catalog.scenarios.values()}
-    announced: list[Battle] = []
+    announced: list[tuple[Battle, list[BattleWarband]]] = []
     for key in sorted(destinations, key=lambda k: (k[0], k[1])):
         group = destinations[key]
         seed = master.getrandbits(31)
@@ -78,11 +78,18 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
                                     warband_id=a.warband_id, player_id=a.player_id, kind=kind, seed=seed) for a in rows)
         for index, sides in enumerate(plan.battles):
             announced.append(_battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios))
+    # Two batched inserts instead of one round trip per battle.
+    session.add_all(b for b, _ws in announced)
     session.flush()
-    return announced
+    for battle_, rows in announced:
+        for row in rows:
+            row.battle_id = battle_.id
+        session.add_all(rows)
+    session.flush()
+    return [b for b, _ws in announced]
 
 
-def _battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> Battle:
+def _battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> tuple[Battle, list[BattleWarband]]:
     rng = random.Random(seed * 1000 + index)
     size = sum(len(s) for s in sides)
     choice = rules.choose_scenario(event.scenario if event else None, bool(event and event.other_mission), size, scenarios, rng,
@@ -90,20 +97,19 @@ def _battle(session, campaign, place, event, seed, index, sides, warbands, roste
     battle = Battle(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
                     seed=seed, scenario=choice.key, other_mission=event.other_mission if event else None, roles=choice.roles,
                     notes=(event.notes if event and size > 2 else ""))
-    session.add(battle)
-    session.flush()
     defender = rules.defender_side([{a.player_id for a in side} for side in sides], place.owner_player_id, rng) if choice.roles else None
     flat = [(i, a) for i, side in enumerate(sides) for a in side]
     dog = rules.underdog([a.points for _i, a in flat], campaign.underdog_points_per_die)
+    rows = []
     for (side_index, a), d in zip(flat, dog):
         role = None if defender is None else ("defender" if side_index == defender else "attacker")
-        session.add(BattleWarband(battle_id=battle.id, side=side_index, role=role, warband_id=a.warband_id, player_id=a.player_id,
+        rows.append(BattleWarband(side=side_index, role=role, warband_id=a.warband_id, player_id=a.player_id,
                                   name=warbands[a.warband_id].name, points=a.points, roster=rosters.get(a.warband_id, []),
                                   underdog_dice=d.dice, bonus_points=d.bonus_points))
     chronicle.record(session, campaign, "battle_announced", place=place.name,
                      title=event.title if event else "", warbands=" vs ".join(
                          " & ".join(warbands[a.warband_id].name for a in side) for side in sides))
-    return battle
+    return battle, rows
 
 
 def beacon_hint(battle: Battle) -> bool:
