@@ -106,7 +106,7 @@ def _battle(session, campaign, place, event, seed, index, sides, warbands, roste
         rows.append(BattleWarband(side=side_index, role=role, warband_id=a.warband_id, player_id=a.player_id,
                                   name=warbands[a.warband_id].name, points=a.points, roster=rosters.get(a.warband_id, []),
                                   underdog_dice=d.dice, bonus_points=d.bonus_points))
-    chronicle.record(session, campaign, "battle_announced", place=place.name,
+    chronicle.record(session, campaign, "battle_announced_event" if event else "battle_announced", place=place.name,
                      title=event.title if event else "", warbands=" vs ".join(
                          " & ".join(warbands[a.warband_id].name for a in side) for side in sides))
     return battle, rows

@@ -22,7 +22,8 @@ TEXTS = {
     "campaign_finished": N_("The campaign is finished."),
     "event_added": N_("A new event at %(place)s: %(title)s."),
     "event_ended": N_("The event %(title)s has ended."),
-    "battle_announced": N_("Battle at %(place)s %(title)s: %(warbands)s."),
+    "battle_announced": N_("Battle at %(place)s: %(warbands)s."),
+    "battle_announced_event": N_("Battle at %(place)s (%(title)s): %(warbands)s."),
     "battle_won": N_("At %(place)s: victory for %(winners)s."),
     "battle_drawn": N_("At %(place)s: a draw."),
 }

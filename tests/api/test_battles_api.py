@@ -47,7 +47,7 @@ def test_r6_1_r6_5_battles_are_announced_with_public_rosters_when_battles_begin(
     outsider = user(client, "outsider")
     assert client.get(f"/api/v1/campaigns/{cid}/battles", headers=outsider).status_code == 404
     chronicle = client.get(f"/api/v1/campaigns/{cid}/chronicle", headers=players[0]["headers"]).json()["items"]
-    assert any(e["kind"] == "battle_announced" and "orcs band" in e["text"] for e in chronicle)
+    assert any(e["kind"] == "battle_announced_event" and "orcs band" in e["text"] and "(Bridge)" in e["text"] for e in chronicle)
     # The plan ran once: going on to Settlement announces nothing more.
     to_phase(client, gm, cid, "settlement")
     with Session(engine) as s:

@@ -168,7 +168,7 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     expect(bas_roster.locator("ul.roster li").filter(has_text="Man-at-Arms")).to_have_count(2)
     gap = ORK_POINTS - BAS_POINTS
     expect(bas_roster.locator("p.underdog")).to_have_text(
-        re.compile(rf"^Underdog: {gap // POINTS_PER_DIE} dice? and {gap} points for a bonus model\.$"))
+        re.compile(rf"^Underdog: {gap // POINTS_PER_DIE} (die|dice) and {gap} points for a bonus model\.$"))
     expect(ork_roster.locator("p.underdog")).to_have_count(0)
     expect(ork.get_by_role("button", name=f"{BAS} won", exact=True)).to_be_visible()
     expect(ork.get_by_role("button", name="Draw", exact=True)).to_be_visible()
