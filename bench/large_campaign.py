@@ -77,3 +77,61 @@ def build_map(engine, *, gm_nickname: str, places: int, paths: int, players: int
                   for pair in pairs)
         s.commit()
         return c.id
+
+
+def build_round(engine, *, gm_nickname: str, players: int) -> tuple[int, list[str]]:
+    """A campaign in Battles: each player has a company of orcs with an item, a warband
+    sent to a field (one event per field), and the battles announced. Returns the
+    campaign id and the players' nicknames."""
+    from app.battles.service import announce
+    from app.catalog.catalog import STARTER_DIR, load
+    from app.companies.models import Company, CompanyItem, CompanyModel
+    from app.events.models import Event
+    from app.warbands.models import Order, Warband, WarbandMember
+
+    with Session(engine) as s:
+        gm = s.exec(select(User).where(User.nickname_key == gm_nickname)).one()
+        c = Campaign(gm_user_id=gm.id, name=f"Round {players}", status="running", round=1, phase="orders",
+                     max_players=40, setup_complete=True, wizard_step=6, modules={"multi_band_battles": True, "battle_size_limit": 4})
+        s.add(c)
+        s.flush()
+        fields = [Place(campaign_id=c.id, name=f"Field {i}", income=2) for i in range(max(1, players // 2))]
+        s.add_all(fields)
+        s.flush()
+        s.add_all(Event(campaign_id=c.id, place_id=f.id, title=f"Clash {i}", round_added=1) for i, f in enumerate(fields))
+        nicknames = []
+        for i in range(players):
+            nick = f"r{c.id}_{i}"
+            nicknames.append(nick)
+            u = User(nickname=nick, nickname_key=nick, password_hash="x")
+            s.add(u)
+            s.flush()
+            p = Player(campaign_id=c.id, user_id=u.id, gold=100)
+            s.add(p)
+            s.flush()
+            home = Place(campaign_id=c.id, name=f"Home {i}", hideout_slot=True, owner_player_id=p.id)
+            s.add(home)
+            s.flush()
+            s.add(Hideout(campaign_id=c.id, place_id=home.id, player_id=p.id))
+            company = Company(campaign_id=c.id, player_id=p.id, faction="orcs")
+            s.add(company)
+            s.flush()
+            models = [CompanyModel(company_id=company.id, profile_key="orcs.krusher", name="Krusher", types=["Command"], points=34),
+                      CompanyModel(company_id=company.id, profile_key="orcs.ax", name="Ax", types=["Grunt"], points=12),
+                      CompanyModel(company_id=company.id, profile_key="orcs.ax", name="Ax", types=["Grunt"], points=12)]
+            s.add_all(models)
+            s.flush()
+            s.add(CompanyItem(company_id=company.id, model_id=models[0].id, item_key="item.bandages", name="Bandages",
+                              rarity="Common", slot="Sundries", points=2))
+            w = Warband(campaign_id=c.id, player_id=p.id, name=f"Band {i}")
+            s.add(w)
+            s.flush()
+            s.add_all(WarbandMember(warband_id=w.id, model_id=m.id) for m in models)
+            field = fields[i % len(fields)]
+            event = s.exec(select(Event).where(Event.place_id == field.id)).one()
+            s.add(Order(campaign_id=c.id, warband_id=w.id, player_id=p.id, round=1, event_id=event.id, place_id=field.id, points=60))
+        s.flush()
+        c.phase = "battles"
+        announce(s, campaign=c, catalog=load([STARTER_DIR]), master_seed=3)
+        s.commit()
+        return c.id, nicknames

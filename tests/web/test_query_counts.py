@@ -9,7 +9,8 @@ def build(engine, size: int) -> int:
     return large_campaign.build(engine, gm_nickname="gamemaster", players=size)
 
 
-@pytest.mark.parametrize("path", ["", "/players", "/places", "/rules", "/chronicle"])
+@pytest.mark.parametrize("path", ["", "/players", "/places", "/rules", "/chronicle", "/map", "/events", "/orders",
+                                  "/battles", "/companies", "/setup/3"])
 def test_campaign_pages_run_the_same_statements_with_10x_players_and_places(client, engine, count_statements, path):
     register(client, "gamemaster")
     small, large = build(engine, 4), build(engine, 40)
@@ -33,3 +34,48 @@ def test_home_page_statements_do_not_grow_with_campaigns(client, engine, count_s
     with count_statements() as many:
         client.get("/")
     assert few.count == many.count
+
+
+PLAYER_PAGES = ["", "/company", "/shop", "/warbands", "/warbands/new", "/events", "/orders", "/battles", "/map", "/ledger"]
+
+
+@pytest.mark.parametrize("path", PLAYER_PAGES)
+def test_player_pages_in_battles_run_the_same_statements_with_more_players(client, engine, count_statements, make_client, path):
+    from tests.helpers import PASSWORD
+    from sqlmodel import Session, select
+
+    from app.accounts.models import User
+    from app.core.security import hash_password
+
+    register(client, "gamemaster")
+    counts = []
+    for size in (4, 16):
+        cid, nicknames = large_campaign.build_round(engine, gm_nickname="gamemaster", players=size)
+        with Session(engine) as s:
+            u = s.exec(select(User).where(User.nickname_key == nicknames[0])).one()
+            u.password_hash = hash_password(PASSWORD)
+            s.add(u)
+            s.commit()
+        browser = make_client()
+        login(browser, nicknames[0])
+        with count_statements() as counter:
+            r = browser.get(f"/campaigns/{cid}{path}")
+        assert r.status_code == 200, r.text[:300]
+        counts.append(counter.count)
+    assert counts[0] == counts[1] and counts[0] <= 20, counts
+
+
+def test_battle_page_statements_are_bounded(client, engine, count_statements):
+    from app.battles.models import Battle
+    from sqlmodel import Session, select
+
+    register(client, "gamemaster")
+    counts = []
+    for size in (4, 16):
+        cid, _ = large_campaign.build_round(engine, gm_nickname="gamemaster", players=size)
+        with Session(engine) as s:
+            bid = s.exec(select(Battle.id).where(Battle.campaign_id == cid)).first()
+        with count_statements() as counter:
+            assert client.get(f"/campaigns/{cid}/battles/{bid}").status_code == 200
+        counts.append(counter.count)
+    assert counts[0] == counts[1] and counts[0] <= 15, counts
