@@ -93,3 +93,19 @@ def visible_orders(session: Session, viewer: Viewer, round_: int):
             return []
         query = query.where(Order.player_id == viewer.player.id)
     return list(session.exec(query).all())
+
+
+def gm_viewer(session: Session, user: User, campaign_id: int) -> Viewer:
+    """The campaign, locked for a change that only its GM may make while it is not finished."""
+    viewer = viewer_for(session, user, campaign_id, lock=True)
+    require_gm(viewer)
+    require_writable(viewer)
+    return viewer
+
+
+def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
+    """A row of this campaign; anything else is simply not found."""
+    row = session.get(cls, row_id)
+    if row is None or row.campaign_id != campaign_id:
+        raise DomainError("not_found")
+    return row

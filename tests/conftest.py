@@ -4,8 +4,6 @@ from __future__ import annotations
 
 import os
 import re
-import tempfile
-from pathlib import Path
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 

@@ -17,7 +17,7 @@ from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
 from app.maps.models import Hideout, Place
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import require_gm, require_writable, viewer_for
 
 SETTING_FIELDS = (
     "name", "story", "max_players", "starting_gold", "round_income", "gold_per_point",

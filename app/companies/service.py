@@ -15,7 +15,7 @@ from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg
 from app.gold import rules as gold_rules, service as gold
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import Viewer, campaign_row, gm_viewer, require_writable, viewer_for
 
 
 @dataclass
@@ -59,9 +59,7 @@ def view(session: Session, *, actor: User, campaign_id: int, player_id: int | No
     """R11.2: the company is seen by its player and the GM only."""
     viewer = viewer_for(session, actor, campaign_id)
     pid = gold.whose_ledger(viewer, player_id)
-    player = session.get(Player, pid)
-    if player is None or player.campaign_id != campaign_id:
-        raise DomainError("not_found")
+    player = campaign_row(session, Player, pid, campaign_id)
     company = session.exec(select(Company).where(Company.player_id == pid)).first()
     if company is None:
         return viewer, CompanyView(player, None)
@@ -231,14 +229,10 @@ def confirm(session: Session, *, actor: User, campaign_id: int) -> Company:
 def grant_reward(session: Session, *, actor: User, campaign_id: int, player_id: int, catalog: Catalog,
                  item_key: str | None = None, profile_key: str | None = None) -> CompanyItem | CompanyModel:
     """R3.7: the GM grants an item (Unique ones too) or a model; it costs the player nothing."""
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    require_writable(viewer)
+    viewer = gm_viewer(session, actor, campaign_id)
     if (item_key is None) == (profile_key is None):
         raise DomainError("reward_needs_one")
-    player = session.get(Player, player_id)
-    if player is None or player.campaign_id != campaign_id:
-        raise DomainError("not_found")
+    player = campaign_row(session, Player, player_id, campaign_id)
     company = _company(session, viewer.campaign, player)
     if item_key is not None:
         data = catalog.items.get(item_key)

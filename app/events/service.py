@@ -11,7 +11,7 @@ from app.core.errors import DomainError
 from app.events import rules
 from app.events.models import Event
 from app.maps.models import Place
-from app.visibility import require_gm, require_writable, viewer_for
+from app.visibility import campaign_row, gm_viewer
 
 FIELDS = ("title", "text", "duration", "scenario", "other_mission", "roles", "blockade", "points_limit", "reward", "notes")
 
@@ -29,25 +29,13 @@ def is_active(event: Event, campaign: Campaign) -> bool:
     return rules.is_active(event.round_added, event.duration, event.ended_round, campaign.round)
 
 
-def _gm(session: Session, actor: User, campaign_id: int):
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    require_writable(viewer)
-    return viewer
-
-
 def _event(session: Session, campaign_id: int, event_id: int) -> Event:
-    event = session.get(Event, event_id)
-    if event is None or event.campaign_id != campaign_id:
-        raise DomainError("not_found")
-    return event
+    return campaign_row(session, Event, event_id, campaign_id)
 
 
 def create_event(session: Session, *, actor: User, campaign_id: int, data: dict, catalog: Catalog) -> Event:
-    viewer = _gm(session, actor, campaign_id)
-    place = session.get(Place, data["place_id"])
-    if place is None or place.campaign_id != campaign_id:
-        raise DomainError("not_found")
+    viewer = gm_viewer(session, actor, campaign_id)
+    place = campaign_row(session, Place, data["place_id"], campaign_id)
     rules.check_scenario(data.get("scenario"), data.get("other_mission"), set(catalog.scenarios))
     # Before round 1 an event counts from round 1.
     event = Event(campaign_id=campaign_id, place_id=place.id, round_added=max(viewer.campaign.round, 1),
@@ -60,7 +48,7 @@ def create_event(session: Session, *, actor: User, campaign_id: int, data: dict,
 
 
 def update_event(session: Session, *, actor: User, campaign_id: int, event_id: int, changes: dict, catalog: Catalog) -> Event:
-    _gm(session, actor, campaign_id)
+    gm_viewer(session, actor, campaign_id)
     event = _event(session, campaign_id, event_id)
     if event.ended_round is not None:
         raise DomainError("event_ended")
@@ -74,7 +62,7 @@ def update_event(session: Session, *, actor: User, campaign_id: int, event_id: i
 
 
 def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int) -> Event:
-    viewer = _gm(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     event = _event(session, campaign_id, event_id)
     if event.ended_round is not None:
         raise DomainError("event_ended")

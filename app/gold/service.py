@@ -14,7 +14,7 @@ from app.campaigns.models import Campaign, Player
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
 from app.gold.rules import KINDS
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import Viewer, campaign_row, gm_viewer, viewer_for
 
 
 def change(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "") -> LedgerEntry:
@@ -63,9 +63,7 @@ def credit(session: Session, *, campaign: Campaign, player_id: int, amount: int,
 
 def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, amount: int, reason: str) -> LedgerEntry:
     """The GM's correction, with a reason that the player sees in their ledger."""
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    require_writable(viewer)
+    viewer = gm_viewer(session, actor, campaign_id)
     if not reason.strip():
         raise DomainError("reason_required")
     if amount == 0:
@@ -75,10 +73,7 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
 
 
 def _player_in(session: Session, campaign_id: int, player_id: int) -> Player:
-    player = session.get(Player, player_id)
-    if player is None or player.campaign_id != campaign_id:
-        raise DomainError("not_found")
-    return player
+    return campaign_row(session, Player, player_id, campaign_id)
 
 
 def whose_ledger(viewer: Viewer, player_id: int | None) -> int:

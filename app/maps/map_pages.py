@@ -10,7 +10,7 @@ from fastapi.responses import Response
 
 from app.accounts.deps import PageLogin, SessionDep
 from app.core.errors import DomainError
-from app.core.forms import Form, int_field, refusal, safe_next, see_other
+from app.core.forms import Form, int_field, refusal, see_other
 from app.core.templating import render
 from app.maps import service, view as drawing
 from app.visibility import require_gm, viewer_for

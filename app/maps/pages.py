@@ -34,7 +34,6 @@ def editor_context(session, cid: int) -> dict:
 def _places_page(request, session, user, cid, status_code=200, **extra):
     viewer = viewer_for(session, user, cid)
     editor = editor_context(session, cid)
-    places = editor["places"]
     back = safe_next(extra.pop("back", None), f"/campaigns/{cid}/places")
     if back.startswith(f"/campaigns/{cid}/map"):
         from urllib.parse import parse_qs, urlsplit

@@ -14,7 +14,7 @@ from app.core.errors import DomainError, Msg
 from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
 from app.maps.models import Hideout, Path, Place
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import Viewer, campaign_row, gm_viewer
 
 EDITABLE = ("name", "description", "income", "hideout_slot", "x", "y", "entry")
 PATHS_MODULE = "paths"
@@ -51,18 +51,8 @@ def _parents(session: Session, campaign_id: int) -> dict[int, int | None]:
     return dict(session.exec(select(Place.id, Place.parent_id).where(Place.campaign_id == campaign_id)).all())
 
 
-def _gm_viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    require_writable(viewer)
-    return viewer
-
-
 def _place(session: Session, campaign_id: int, place_id: int) -> Place:
-    place = session.get(Place, place_id)
-    if place is None or place.campaign_id != campaign_id:
-        raise DomainError("not_found")
-    return place
+    return campaign_row(session, Place, place_id, campaign_id)
 
 
 def require_module(campaign: Campaign, module: str) -> None:
@@ -98,7 +88,7 @@ def _check_entry(campaign: Campaign, place: Place, *, setting: bool) -> None:
 
 
 def create_place(session: Session, *, actor: User, campaign_id: int, data: dict) -> Place:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     _check_parent(session, campaign_id, None, data.get("parent_id"))
     place = Place(campaign_id=campaign_id, **{k: v for k, v in data.items() if k in (*EDITABLE, "parent_id")})
     place.name = place.name.strip()
@@ -110,7 +100,7 @@ def create_place(session: Session, *, actor: User, campaign_id: int, data: dict)
 
 
 def update_place(session: Session, *, actor: User, campaign_id: int, place_id: int, changes: dict) -> Place:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     place = _place(session, campaign_id, place_id)
     if "parent_id" in changes and changes["parent_id"] != place.parent_id:
         _check_parent(session, campaign_id, place.id, changes["parent_id"])
@@ -139,7 +129,7 @@ def _set_has_map(session: Session, campaign_id: int, place: Place, has_map: bool
 
 
 def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: int) -> None:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     place = _place(session, campaign_id, place_id)
     if place.owner_player_id is not None and viewer.campaign.status != "setup":
         raise DomainError("place_owned", place=place.name)
@@ -153,7 +143,7 @@ def set_map_image(
     session: Session, *, actor: User, campaign_id: int, place_id: int | None, data: bytes, media_dir: FsPath
 ) -> Campaign | Place:
     """The top map (place_id None) or a place's own map (which the place then has)."""
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     target: Campaign | Place = viewer.campaign
     if place_id is not None:
         target = _place(session, campaign_id, place_id)
@@ -174,7 +164,7 @@ def paths(session: Session, campaign_id: int) -> list[Path]:
 
 
 def create_path(session: Session, *, actor: User, campaign_id: int, from_id: int, to_id: int, one_way: bool) -> Path:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
     a, b = _place(session, campaign_id, from_id), _place(session, campaign_id, to_id)
     existing = {
@@ -193,15 +183,12 @@ def create_path(session: Session, *, actor: User, campaign_id: int, from_id: int
 
 
 def _path(session: Session, campaign_id: int, path_id: int) -> Path:
-    path = session.get(Path, path_id)
-    if path is None or path.campaign_id != campaign_id:
-        raise DomainError("not_found")
-    return path
+    return campaign_row(session, Path, path_id, campaign_id)
 
 
 def update_path(session: Session, *, actor: User, campaign_id: int, path_id: int,
                 one_way: bool | None = None, reverse: bool = False) -> Path:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
     path = _path(session, campaign_id, path_id)
     if one_way is not None:
@@ -213,7 +200,7 @@ def update_path(session: Session, *, actor: User, campaign_id: int, path_id: int
 
 
 def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int) -> None:
-    viewer = _gm_viewer(session, actor, campaign_id)
+    viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
     session.delete(_path(session, campaign_id, path_id))
 

@@ -17,7 +17,7 @@ from app.events.models import Event
 from app.gold import rules as gold_rules, service as gold
 from app.maps import rules as map_rules, service as maps
 from app.maps.models import Place
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import Viewer, require_writable, viewer_for
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
 

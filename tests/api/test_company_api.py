@@ -1,10 +1,9 @@
 """Companies and the shop over the API (R1.6 gold, R3.1-R3.9, V3, V7, V8, R11.2)."""
 import pytest
-from sqlmodel import Session, select
+from sqlmodel import Session
 
-from app.companies.models import CompanyModel
 from app.gold.service import balance_matches_ledger
-from tests.helpers import campaign_with_players, error_code, running_campaign, user
+from tests.helpers import error_code, running_campaign, user
 
 
 @pytest.fixture

@@ -6,7 +6,7 @@ from sqlmodel import Session, func, select
 
 from app.chronicle.models import ChronicleEntry
 from app.maps.models import Hideout
-from tests.helpers import add_place, campaign_with_players, running_campaign
+from tests.helpers import campaign_with_players, running_campaign
 
 
 def race(make_client, calls):
