@@ -115,3 +115,24 @@ def test_r5_5_editing_an_event_with_blank_fields_keeps_them(client, make_client)
     assert r.status_code == 303
     after = client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json()[0]
     assert (after["title"], after["duration"], after["scenario"]) == ("Fog", 3, None)
+
+
+def test_r4_7_r11_2_outsiders_and_anonymous_see_no_orders_pages(client, make_client):
+    gm, cid, players, places, browser = world(client, make_client)
+    w = warband(client, cid, players[0], players[0]["models"], "Hidden Host")
+    to_phase(client, gm, cid, "orders")
+    client.put(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"place_id": places[2]["id"]}, headers=players[0]["headers"])
+    outsider = make_client()
+    from tests.web.helpers import register
+
+    register(outsider, "outsider")
+    for path in ("/orders", "/warbands", f"/warbands/{w['id']}/send", f"/map/places/{places[2]['id']}"):
+        r = outsider.get(f"/campaigns/{cid}{path}", headers={"HX-Request": "true"} if "map/places" in path else {})
+        assert r.status_code == 404 and "Hidden Host" not in r.text, path
+    anonymous = make_client()
+    r = anonymous.get(f"/campaigns/{cid}/orders", follow_redirects=False)
+    assert r.status_code == 303 and r.headers["location"].startswith("/login")
+    other = make_client()
+    login(other, "player1")
+    r = other.get(f"/campaigns/{cid}/warbands/{w['id']}/send")
+    assert r.status_code == 404 and "Hidden Host" not in r.text
