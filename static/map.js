@@ -131,16 +131,13 @@
     svg.querySelectorAll("a.pl.sel").forEach((el) => el.classList.remove("sel"));
     if (place) place.classList.add("sel");
   };
+  // The sheet is an htmx partial swapped into #sheet.
   const openSheet = (url, place = null) =>
-    fetch(url, { headers: { "HX-Request": "true" } })
-      .then((r) => r.text())
-      .then((html) => {
-        markSelected(place);
-        sheet.innerHTML = html;
-        if (window.htmx) window.htmx.process(sheet);
-        sheet.focus({ preventScroll: true });
-        sheet.scrollIntoView({ block: "nearest", behavior: "smooth" });
-      });
+    window.htmx.ajax("GET", url, { target: "#sheet", swap: "innerHTML" }).then(() => {
+      markSelected(place);
+      sheet.focus({ preventScroll: true });
+      sheet.scrollIntoView({ block: "nearest", behavior: "smooth" });
+    });
 
   svg.addEventListener("click", (e) => {
     if (moved > 8) { e.preventDefault(); return; }
