@@ -125,7 +125,7 @@ def _dashboard(request, session, user, cid: int, status_code: int = 200, error: 
     flagged = [p for p in places if p.hideout_slot]
     free = [p for p in flagged if p.owner_player_id is None]
     mine = next((p for p in players if viewer.player and p.player_id == viewer.player.id), None)
-    todo = rules.todo(
+    todo = rules.advice(
         status=campaign.status, phase=campaign.phase, is_gm=viewer.is_gm, setup_complete=campaign.setup_complete,
         wizard_step=campaign.wizard_step, players=len(players), flagged_places=len(flagged),
         has_hideout=bool(mine and mine.hideouts), all_have_hideouts=all(p.hideouts for p in players),

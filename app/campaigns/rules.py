@@ -183,7 +183,7 @@ def locked_changes(status: str, old: dict, new: dict) -> list[str]:
 
 # --- "what to do now" on the dashboard --------------------------------------------
 
-TODO_TEXTS = {
+ADVICE_TEXTS = {
     "gm_finish_setup": N_("Finish setting up the campaign (step %(step)s of 6)."),
     "gm_add_hideout_places": N_("Add places with the hideout flag ⚑: one for each player at least."),
     "gm_invite": N_("Invite players by their nicknames."),
@@ -207,7 +207,7 @@ TODO_TEXTS = {
 }
 
 
-def todo(
+def advice(
     *, status: str, phase: str | None, is_gm: bool, setup_complete: bool, wizard_step: int,
     players: int, flagged_places: int, has_hideout: bool, all_have_hideouts: bool,
 ) -> list[tuple[str, dict]]:

@@ -53,7 +53,7 @@ def _make_env() -> Environment:
     env.globals["PHASES"] = rules.PHASES
     env.globals["PHASE_NAMES"] = rules.PHASE_NAMES
     env.globals["STATUS_NAMES"] = rules.STATUS_NAMES
-    env.globals["TODO_TEXTS"] = rules.TODO_TEXTS
+    env.globals["ADVICE_TEXTS"] = rules.ADVICE_TEXTS
     env.globals["MODULE_NAMES"] = terms.MODULE_NAMES
     env.globals["guild_word"] = _guild_word
     env.globals["mission_alliance_word"] = _mission_alliance_word

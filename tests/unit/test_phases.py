@@ -115,9 +115,9 @@ def test_r3_3_shop_open_before_round_one_and_in_preparation_and_orders():
     assert not rules.shop_open("running", "battles") and not rules.shop_open("finished", "twilight")
 
 
-def test_dashboard_todo_depends_on_role_and_state():
+def test_dashboard_advice_depends_on_role_and_state():
     common = dict(setup_complete=True, wizard_step=6, players=2, flagged_places=3, has_hideout=False, all_have_hideouts=False)
-    assert rules.todo(status="hideouts", phase=None, is_gm=False, **common) == [("player_choose_hideout", {})]
-    assert rules.todo(status="running", phase="orders", is_gm=True, **common) == [("gm_orders", {})]
-    gm_setup = rules.todo(status="setup", phase=None, is_gm=True, **{**common, "setup_complete": False, "wizard_step": 3, "players": 0})
+    assert rules.advice(status="hideouts", phase=None, is_gm=False, **common) == [("player_choose_hideout", {})]
+    assert rules.advice(status="running", phase="orders", is_gm=True, **common) == [("gm_orders", {})]
+    gm_setup = rules.advice(status="setup", phase=None, is_gm=True, **{**common, "setup_complete": False, "wizard_step": 3, "players": 0})
     assert ("gm_finish_setup", {"step": 3}) in gm_setup and ("gm_invite", {}) in gm_setup
