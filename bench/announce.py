@@ -13,13 +13,14 @@ from sqlmodel import Session
 
 from app.accounts.models import User
 from app.battles.service import announce
-from app.campaigns.models import Campaign, Player
+from app.campaigns.models import Campaign
 from app.catalog.catalog import STARTER_DIR, load
 from app.companies.models import Company, CompanyModel
 from app.core.db import make_engine
 from app.core.migrate import upgrade
 from app.maps.models import Place
 from app.warbands.models import Order, Warband, WarbandMember
+from bench.large_campaign import add_player
 
 PLAYERS, WARBANDS, DESTINATIONS = 40, 2000, 300
 
@@ -36,15 +37,7 @@ def build(engine) -> int:
         s.flush()
         places = [Place(campaign_id=c.id, name=f"P{i}") for i in range(DESTINATIONS)]
         s.add_all(places)
-        players = []
-        for i in range(PLAYERS):
-            u = User(nickname=f"b{i}", nickname_key=f"b{i}", password_hash="x")
-            s.add(u)
-            s.flush()
-            p = Player(campaign_id=c.id, user_id=u.id)
-            s.add(p)
-            players.append(p)
-        s.flush()
+        players = [add_player(s, c.id, f"b{i}") for i in range(PLAYERS)]
         companies = [Company(campaign_id=c.id, player_id=p.id, faction="orcs") for p in players]
         s.add_all(companies)
         s.flush()

@@ -2,34 +2,18 @@
 entries on a temporary SQLite database. Run: `make bench` (or python -m bench.dashboard)."""
 from __future__ import annotations
 
-import os
 import statistics
-import tempfile
 import time
-from pathlib import Path
 
-os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
-
-from starlette.testclient import TestClient  # noqa: E402
-
-from app.core.migrate import upgrade  # noqa: E402
-from app.core.settings import Settings  # noqa: E402
-from app.main import create_app  # noqa: E402
-from bench.large_campaign import build  # noqa: E402
+from bench.common import logged_in_gm
+from bench.large_campaign import build
 
 PAGES = ("", "/players", "/places", "/rules", "/chronicle")
 
 
 def main() -> None:
-    tmp = Path(tempfile.mkdtemp())
-    url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
-    upgrade(url)
-    app = create_app(Settings(database_url=url, secret_key="bench-secret-key-long-enough", var_dir=tmp, fast_hashing=True))
-    with TestClient(app) as client:
-        client.post("/api/v1/users", json={"nickname": "gamemaster", "password": "bench password"})
-        page = client.get("/login").text
-        token = page.split('name="csrf_token" value="')[1].split('"')[0]
-        client.post("/login", data={"nickname": "gamemaster", "password": "bench password", "csrf_token": token})
+    app, client = logged_in_gm()
+    with client:
         cid = build(app.state.engine, gm_nickname="gamemaster", players=40, chronicle=2000)
         for path in PAGES:
             times = []

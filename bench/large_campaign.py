@@ -10,6 +10,17 @@ from app.chronicle.models import ChronicleEntry
 from app.maps.models import Hideout, Place
 
 
+def add_player(s: Session, campaign_id: int, nickname: str, gold: int = 0) -> Player:
+    """A user who plays in the campaign (no usable password: benchmarks do not log in)."""
+    user = User(nickname=nickname, nickname_key=nickname.lower(), password_hash="x")
+    s.add(user)
+    s.flush()
+    player = Player(campaign_id=campaign_id, user_id=user.id, gold=gold)
+    s.add(player)
+    s.flush()
+    return player
+
+
 def build(engine, *, gm_nickname: str, players: int, chronicle: int | None = None) -> int:
     """A running campaign with `players` players, each with a hideout, plus a field place
     with an inner place per player, and a long chronicle. Returns the campaign id."""
@@ -20,12 +31,7 @@ def build(engine, *, gm_nickname: str, players: int, chronicle: int | None = Non
         s.add(c)
         s.flush()
         for i in range(players):
-            u = User(nickname=f"p{c.id}_{i}", nickname_key=f"p{c.id}_{i}", password_hash="x")
-            s.add(u)
-            s.flush()
-            p = Player(campaign_id=c.id, user_id=u.id)
-            s.add(p)
-            s.flush()
+            p = add_player(s, c.id, f"p{c.id}_{i}")
             home = Place(campaign_id=c.id, name=f"Home {i}", hideout_slot=True, owner_player_id=p.id, income=3)
             field = Place(campaign_id=c.id, name=f"Field {i}", income=1)
             s.add_all([home, field])
@@ -61,12 +67,7 @@ def build_map(engine, *, gm_nickname: str, places: int, paths: int, players: int
         s.add_all(rows)
         s.flush()
         for i in range(players):
-            u = User(nickname=f"m{c.id}_{i}", nickname_key=f"m{c.id}_{i}", password_hash="x")
-            s.add(u)
-            s.flush()
-            p = Player(campaign_id=c.id, user_id=u.id)
-            s.add(p)
-            s.flush()
+            p = add_player(s, c.id, f"m{c.id}_{i}")
             rows[i * 5].owner_player_id = p.id
             s.add(Hideout(campaign_id=c.id, place_id=rows[i * 5].id, player_id=p.id))
         pairs: set[frozenset[int]] = set()
@@ -103,12 +104,7 @@ def build_round(engine, *, gm_nickname: str, players: int) -> tuple[int, list[st
         for i in range(players):
             nick = f"r{c.id}_{i}"
             nicknames.append(nick)
-            u = User(nickname=nick, nickname_key=nick, password_hash="x")
-            s.add(u)
-            s.flush()
-            p = Player(campaign_id=c.id, user_id=u.id, gold=100)
-            s.add(p)
-            s.flush()
+            p = add_player(s, c.id, nick, gold=100)
             home = Place(campaign_id=c.id, name=f"Home {i}", hideout_slot=True, owner_player_id=p.id)
             s.add(home)
             s.flush()

@@ -93,6 +93,7 @@ def wizard_step(cid: int, step: int, request: Request, user: PageLogin, session:
 def wizard_save(cid: int, step: int, request: Request, user: PageLogin, session: SessionDep, form: Form, cover: Cover):
     if step not in STEP_FIELDS:
         raise DomainError("wizard_step_invalid")
+    require_gm(viewer_for(session, user, cid))
     data = form_changes(step, form)
     model, errors = validate(request, CampaignPatch, data)
     viewer = viewer_for(session, user, cid)

@@ -138,13 +138,18 @@ def buy_item(cid: int, request: Request, user: PageLogin, session: SessionDep, c
 # --- the GM's view: companies, rewards, ledgers -------------------------------------------
 
 
+def _companies_page(request, session, user, cid, catalog, selected, status_code=200, **extra):
+    """Every player's gold is on this page: the GM's eyes only, also when a form failed."""
+    viewer = viewer_for(session, user, cid)
+    require_gm(viewer)
+    return render(request, "companies/companies.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
+                  players=campaigns.players(session, cid), catalog=catalog, selected=selected, tab="company", **extra)
+
+
 @router.get("/campaigns/{cid}/companies")
 def companies(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep,
               player_id: int | None = Query(None)):
-    viewer = viewer_for(session, user, cid)
-    require_gm(viewer)
-    return render(request, "companies/companies.html", viewer=viewer, campaign=viewer.campaign,
-                  players=campaigns.players(session, cid), catalog=catalog, selected=player_id, tab="company")
+    return _companies_page(request, session, user, cid, catalog, player_id)
 
 
 @router.post("/campaigns/{cid}/rewards")
@@ -159,9 +164,7 @@ def reward(cid: int, request: Request, user: PageLogin, session: SessionDep, cat
                              item_key=item, profile_key=profile)
     except DomainError as exc:
         message = refusal(request, session, exc)
-        viewer = viewer_for(session, user, cid)
-        return render(request, "companies/companies.html", status_code=exc.status, viewer=viewer, campaign=viewer.campaign,
-                      players=campaigns.players(session, cid), catalog=catalog, selected=player_id, error=message, tab="company")
+        return _companies_page(request, session, user, cid, catalog, player_id, status_code=exc.status, error=message)
     return see_other(f"/campaigns/{cid}/company?player_id={player_id}")
 
 

@@ -97,3 +97,14 @@ def test_catalog_pages_are_public(client):
     assert "Basileans" in client.get("/catalog").text
     assert "Man-at-Arms" in client.get("/catalog/basileans").text
     assert client.get("/catalog/atlantis").status_code == 404
+
+
+def test_r11_2_a_refused_reward_or_setting_shows_a_player_nobody_s_gold(client, make_client):
+    gm, cid, players, _places = running_campaign(client)
+    browser = make_client()
+    login(browser, "player0")
+    r = post(browser, f"/campaigns/{cid}/rewards", {"player_id": str(players[1]["player_id"]), "item": "item.bandages"})
+    assert r.status_code == 403 and "Grant a reward" not in r.text and "400 gold" not in r.text
+    r = post(browser, f"/campaigns/{cid}/setup/4", {"starting_gold": "1"})
+    assert r.status_code == 403 and "Starting gold" not in r.text
+    assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["settings"]["starting_gold"] == 400

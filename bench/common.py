@@ -1,0 +1,30 @@
+"""What the page benchmarks share: a migrated temporary database, the app, and a GM
+logged in through the login form."""
+from __future__ import annotations
+
+import os
+import tempfile
+from pathlib import Path
+
+os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
+
+from starlette.testclient import TestClient  # noqa: E402
+
+from app.core.migrate import upgrade  # noqa: E402
+from app.core.settings import Settings  # noqa: E402
+from app.main import create_app  # noqa: E402
+
+GM, PASSWORD = "gamemaster", "bench password"
+
+
+def logged_in_gm():
+    """(app, client) with the GM `gamemaster` logged in; BENCH_DATABASE_URL picks the database."""
+    tmp = Path(tempfile.mkdtemp())
+    url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
+    upgrade(url)
+    app = create_app(Settings(database_url=url, secret_key="bench-secret-key-long-enough", var_dir=tmp, fast_hashing=True))
+    client = TestClient(app)
+    client.post("/api/v1/users", json={"nickname": GM, "password": PASSWORD})
+    token = client.get("/login").text.split('name="csrf_token" value="')[1].split('"')[0]
+    client.post("/login", data={"nickname": GM, "password": PASSWORD, "csrf_token": token})
+    return app, client
