@@ -62,12 +62,23 @@ def update_event(session: Session, *, actor: User, campaign_id: int, event_id: i
 
 
 def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int) -> Event:
+    """Ending an event before Battles also undoes the orders sent to it, fees returned."""
     viewer = gm_viewer(session, actor, campaign_id)
+    campaign = viewer.campaign
     event = _event(session, campaign_id, event_id)
     if event.ended_round is not None:
         raise DomainError("event_ended")
-    event.ended_round = viewer.campaign.round
+    event.ended_round = campaign.round
     session.add(event)
+    if campaign.phase in ("preparation", "orders"):
+        from app.gold import service as gold
+        from app.warbands.models import Order
+
+        for order in session.exec(select(Order).where(Order.event_id == event.id, Order.round == campaign.round)).all():
+            if order.fee:
+                gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee,
+                            kind="mercenary_fee", note=f"refund · {event.title}")
+            session.delete(order)
     chronicle.record(session, viewer.campaign, "event_ended", title=event.title)
     return event
 

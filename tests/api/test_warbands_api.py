@@ -227,3 +227,18 @@ def test_r9_7_orders_follow_paths_from_the_players_places(client):
     assert r.status_code == 409 and error_code(r) == "order_unreachable"
     assert send(client, cid, anna, bands[0]["id"], place_id=near["id"]).status_code == 200
     assert send(client, cid, anna, bands[1]["id"], place_id=home["id"]).status_code == 200
+
+
+def test_r5_5_r4_4_ending_an_event_in_orders_undoes_its_orders_and_returns_fees(client, world, engine):
+    cid, anna, gm, places = world["cid"], world["anna"], world["gm"], world["places"]
+    w = warband(client, cid, anna, anna["models"], mercenary="merc.kuzlo-and-madfall")
+    ev = event(client, gm, cid, places[2]["id"], "Cancelled fair")
+    to_phase(client, gm, cid, "orders")
+    before = gold(client, cid, anna)
+    send(client, cid, anna, w["id"], event_id=ev["id"])
+    assert gold(client, cid, anna) == before - 46
+    assert client.delete(f"/api/v1/campaigns/{cid}/events/{ev['id']}", headers=gm).status_code == 200
+    assert gold(client, cid, anna) == before
+    assert client.get(f"/api/v1/campaigns/{cid}/orders", headers=gm).json() == []
+    with Session(engine) as s:
+        assert balance_matches_ledger(s, anna["player_id"])
