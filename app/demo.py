@@ -8,7 +8,12 @@ from app.accounts import service as accounts
 from app.accounts.models import User
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
+from app.catalog.catalog import STARTER_DIR, load
+from app.companies import service as companies
+from app.companies.models import Company, CompanyModel
+from app.events import service as events
 from app.maps import service as maps
+from app.warbands import service as warbands
 
 DEMO_PASSWORD = "vanguard-demo"
 DEMO_GM = "master"
@@ -80,13 +85,6 @@ def create_demo(session: Session) -> bool:
 
 def _round_one(session: Session, campaign_id: int, gm, users: dict, ruins: int) -> None:
     """An event to fight over and a warband for each player, ready for Orders."""
-    from sqlmodel import select as sql_select
-
-    from app.catalog.catalog import STARTER_DIR, load
-    from app.companies.models import Company, CompanyModel
-    from app.events import service as events
-    from app.warbands import service as warbands
-
     catalog = load([STARTER_DIR])
     events.create_event(session, actor=gm, campaign_id=campaign_id, catalog=catalog, data={
         "place_id": ruins, "title": "The Crown is Sighted", "duration": 2, "reward": "A Unique item of the GM's choice",
@@ -94,9 +92,9 @@ def _round_one(session: Session, campaign_id: int, gm, users: dict, ruins: int) 
         "notes": "With three or more warbands: whoever holds the centre at the end wins."})
     for nickname, name in zip(DEMO_PLAYERS, ("Lions of the Ford", "Da Mill Krushas", "The Restless")):
         player = users[nickname]
-        company = session.exec(sql_select(Company).join(Player, Player.id == Company.player_id)
+        company = session.exec(select(Company).join(Player, Player.id == Company.player_id)
                                .where(Player.user_id == player.id, Player.campaign_id == campaign_id)).one()
-        model_ids = list(session.exec(sql_select(CompanyModel.id).where(CompanyModel.company_id == company.id)).all())
+        model_ids = list(session.exec(select(CompanyModel.id).where(CompanyModel.company_id == company.id)).all())
         warbands.create_warband(session, actor=player, campaign_id=campaign_id, name=name, model_ids=model_ids,
                                 mercenary_key=None, catalog=catalog, gettext=lambda text: text)
 
@@ -112,9 +110,6 @@ COMPANIES = {
 
 
 def _companies(session: Session, campaign_id: int, users: dict) -> None:
-    from app.catalog.catalog import STARTER_DIR, load
-    from app.companies import service as companies
-
     catalog = load([STARTER_DIR])
     for nickname, (faction, profiles, items) in COMPANIES.items():
         actor = users[nickname]

@@ -10,6 +10,7 @@ from app.catalog.deps import CatalogDep
 from app.core.errors import DomainError
 from app.core.forms import Form, int_field, refusal, see_other
 from app.core.templating import render
+from app.events.models import Event
 from app.events.pages import _place_labels
 from app.maps import service as maps
 from app.visibility import viewer_for
@@ -37,11 +38,7 @@ def battles(cid: int, request: Request, user: PageLogin, session: SessionDep, ca
 def _battle_page(request, session, user, cid, bid, catalog, status_code=200, **extra):
     viewer, view = service.battle(session, actor=user, campaign_id=cid, battle_id=bid)
     me = viewer.player.id if viewer.player else None
-    event = None
-    if view.battle.event_id:
-        from app.events.models import Event
-
-        event = session.get(Event, view.battle.event_id)
+    event = session.get(Event, view.battle.event_id) if view.battle.event_id else None
     return render(request, "battles/battle.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
                   me=me, names=_names(session, cid), labels=_place_labels(maps.places(session, cid)), catalog=catalog,
                   event=event, beacon=service.beacon_hint(view.battle), tab="battles", **extra)

@@ -10,8 +10,10 @@ from app.chronicle import service as chronicle
 from app.core.errors import DomainError
 from app.events import rules
 from app.events.models import Event
+from app.gold import service as gold
 from app.maps.models import Place
 from app.visibility import campaign_row, gm_viewer
+from app.warbands.models import Order
 
 FIELDS = ("title", "text", "duration", "scenario", "other_mission", "roles", "blockade", "points_limit", "reward", "notes")
 
@@ -71,9 +73,6 @@ def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int)
     event.ended_round = campaign.round
     session.add(event)
     if campaign.phase in ("preparation", "orders"):
-        from app.gold import service as gold
-        from app.warbands.models import Order
-
         for order in session.exec(select(Order).where(Order.event_id == event.id, Order.round == campaign.round)).all():
             if order.fee:
                 gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee,
