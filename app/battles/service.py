@@ -224,8 +224,6 @@ def report(session: Session, *, actor: User, campaign_id: int, battle_id: int, w
     battle_ = view.battle
     battle_.winners, battle_.status, battle_.reported_by_player_id = _check_winners(view, winners), "reported", player_id
     session.add(battle_)
-    if len(view.participants) == 1:  # allies alone cannot happen, but a lone reporter needs nobody
-        _decide(session, viewer.campaign, battle_, "confirmed")
     return battle_
 
 
