@@ -11,7 +11,6 @@ from app.core.errors import DomainError
 from app.core.forms import Form, int_field, refusal, see_other
 from app.core.templating import render
 from app.events.models import Event
-from app.events.pages import _place_labels
 from app.maps import service as maps
 from app.visibility import viewer_for
 
@@ -31,7 +30,7 @@ def battles(cid: int, request: Request, user: PageLogin, session: SessionDep, ca
     views.sort(key=lambda v: (me not in v.participants, v.battle.id))
     shown_round = viewer.campaign.round if round is None else round
     return render(request, "battles/battles.html", viewer=viewer, campaign=viewer.campaign, views=views, me=me,
-                  names=_names(session, cid), labels=_place_labels(maps.places(session, cid)), catalog=catalog,
+                  names=_names(session, cid), labels=maps.place_labels(maps.places(session, cid)), catalog=catalog,
                   shown_round=shown_round, tab="battles")
 
 
@@ -40,7 +39,7 @@ def _battle_page(request, session, user, cid, bid, catalog, status_code=200, **e
     me = viewer.player.id if viewer.player else None
     event = session.get(Event, view.battle.event_id) if view.battle.event_id else None
     return render(request, "battles/battle.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
-                  me=me, names=_names(session, cid), labels=_place_labels(maps.places(session, cid)), catalog=catalog,
+                  me=me, names=_names(session, cid), labels=maps.place_labels(maps.places(session, cid)), catalog=catalog,
                   event=event, beacon=service.beacon_hint(view.battle), tab="battles", **extra)
 
 

@@ -16,19 +16,6 @@ from app.visibility import require_gm, viewer_for
 router = APIRouter()
 
 
-def _place_labels(places) -> dict[int, str]:
-    """'City › Docks' so the GM can tell places on different maps apart."""
-    by_id = {p.id: p for p in places}
-    labels = {}
-    for p in places:
-        names, node = [], p
-        while node is not None:
-            names.insert(0, node.name)
-            node = by_id.get(node.parent_id) if node.parent_id else None
-        labels[p.id] = " › ".join(names)
-    return labels
-
-
 def _form_data(form, *, with_place: bool) -> dict:
     data = blank_to_none({k: form.get(k) for k in ("title", "text", "duration", "scenario", "points_limit", "reward", "notes", "roles")})
     mission = str(form.get("other_mission") or "").strip()
@@ -50,7 +37,7 @@ def _page(request, session, user, cid, catalog, status_code=200, **extra):
     places = maps.places(session, cid)
     return render(
         request, "events/events.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
-        events=service.active_events(session, viewer.campaign), labels=_place_labels(places), catalog=catalog,
+        events=service.active_events(session, viewer.campaign), labels=maps.place_labels(places), catalog=catalog,
         last_round=rules.last_round, tab="events", **extra,
     )
 

@@ -42,6 +42,19 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
     return [by_id[i] for i in rules.parent_candidates(place_id, {p.id: p.parent_id for p in places_})]
 
 
+def place_labels(places_: list[Place]) -> dict[int, str]:
+    """'City › Docks', so places on different maps can be told apart."""
+    by_id = {p.id: p for p in places_}
+    labels = {}
+    for p in places_:
+        names, node = [], p
+        while node is not None:
+            names.insert(0, node.name)
+            node = by_id.get(node.parent_id) if node.parent_id else None
+        labels[p.id] = " › ".join(names)
+    return labels
+
+
 def can_have_map(places_: list[Place], place_id: int) -> bool:
     """R1.3: districts (the third level) get no map of their own."""
     return rules.depth_of(place_id, {p.id: p.parent_id for p in places_}) < rules.MAX_DEPTH

@@ -12,7 +12,6 @@ from app.core.errors import DomainError
 from app.core.forms import Form, int_field, refusal, see_other
 from app.core.templating import render, request_gettext
 from app.events import service as events
-from app.events.pages import _place_labels
 from app.maps import service as maps
 from app.visibility import orders_public, viewer_for, visible_orders
 from app.warbands import service
@@ -53,7 +52,7 @@ def warbands(cid: int, request: Request, user: PageLogin, session: SessionDep, c
 
 def _list_page(request, session, user, cid, catalog, status_code=200, **extra):
     viewer, views = service.list_warbands(session, actor=user, campaign_id=cid, catalog=catalog)
-    labels = _place_labels(maps.places(session, cid))
+    labels = maps.place_labels(maps.places(session, cid))
     event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
     return render(request, "warbands/warbands.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   views=views, labels=labels, event_titles=event_titles, catalog=catalog,
@@ -129,7 +128,7 @@ def _send_page(request, session, user, cid, catalog, wid, status_code=200, **ext
     open_events = [e for e in events.active_events(session, campaign) if reachable is None or e.place_id in reachable]
     free_places = [p for p in places if not by_place.get(p.id) and (reachable is None or p.id in reachable)]
     return render(request, "warbands/send.html", status_code=status_code, viewer=viewer, campaign=campaign, warband=warband,
-                  open_events=open_events, free_places=free_places, labels=_place_labels(places),
+                  open_events=open_events, free_places=free_places, labels=maps.place_labels(places),
                   fee=warband.mercenary_points * campaign.gold_per_point, tab="warbands", **extra)
 
 
@@ -179,5 +178,5 @@ def orders(cid: int, request: Request, user: PageLogin, session: SessionDep):
     nicknames = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(request, "warbands/orders.html", viewer=viewer, campaign=campaign, orders=rows, warbands=warbands_,
-                  nicknames=nicknames, labels=_place_labels(maps.places(session, cid)), event_titles=event_titles,
+                  nicknames=nicknames, labels=maps.place_labels(maps.places(session, cid)), event_titles=event_titles,
                   public=orders_public(campaign, campaign.round), tab="orders")
