@@ -78,30 +78,31 @@ def edit_place_form(
     )
 
 
-@router.post("/campaigns/{cid}/places")
-def add_place(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+def _save_place(request, session, user, cid, form, schema, save, *, new: bool):
+    """Validate the place form with the API's schema, save it, and go back where it came
+    from; a refusal is shown in place (field errors reopen the add form only for a new place)."""
     back = str(form.get("next", ""))
-    model, errors = validate(request, PlaceIn, _place_form(form))
+    model, errors = validate(request, schema, _place_form(form))
     if errors:
-        return _places_page(request, session, user, cid, status_code=422, back=back, place_errors=errors, place_error=next(iter(errors.values())))
+        extra = {"place_errors": errors} if new else {}
+        return _places_page(request, session, user, cid, status_code=422, back=back, place_error=next(iter(errors.values())), **extra)
     try:
-        service.create_place(session, actor=user, campaign_id=cid, data=model.model_dump())
+        save(model)
     except DomainError as exc:
         return _places_page(request, session, user, cid, status_code=exc.status, back=back, place_error=refusal(request, session, exc))
     return see_other(safe_next(back, f"/campaigns/{cid}/places"))
+
+
+@router.post("/campaigns/{cid}/places")
+def add_place(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    return _save_place(request, session, user, cid, form, PlaceIn, new=True, save=lambda model: service.create_place(
+        session, actor=user, campaign_id=cid, data=model.model_dump()))
 
 
 @router.post("/campaigns/{cid}/places/{pid}")
 def edit_place(cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    back = str(form.get("next", ""))
-    model, errors = validate(request, PlacePatch, _place_form(form))
-    if errors:
-        return _places_page(request, session, user, cid, status_code=422, back=back, place_error=next(iter(errors.values())))
-    try:
-        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes=model.model_dump(exclude_unset=True))
-    except DomainError as exc:
-        return _places_page(request, session, user, cid, status_code=exc.status, back=back, place_error=refusal(request, session, exc))
-    return see_other(safe_next(back, f"/campaigns/{cid}/places"))
+    return _save_place(request, session, user, cid, form, PlacePatch, new=False, save=lambda model: service.update_place(
+        session, actor=user, campaign_id=cid, place_id=pid, changes=model.model_dump(exclude_unset=True)))
 
 
 @router.post("/campaigns/{cid}/places/{pid}/delete")
