@@ -22,6 +22,14 @@ def send(client, cid, player, **target):
     assert r.status_code == 200, r.text
 
 
+def fight(client, gm, cid, players, **target):
+    """Orders: every player's warband goes to `target`; then Battles begin."""
+    to_phase(client, gm, cid, "orders")
+    for p in players:
+        send(client, cid, p, **target)
+    to_phase(client, gm, cid, "battles")
+
+
 def battles(client, cid, headers):
     return client.get(f"/api/v1/campaigns/{cid}/battles", headers=headers).json()["items"]
 
@@ -88,10 +96,7 @@ def test_r6_3_r6_4_one_against_one_leaves_out_the_odd_warband(client, engine):
 
 def test_r6_3_multi_band_battle_with_three_warbands_plays_king_of_the_hill_and_underdog(client):
     gm, cid, players, places = setup(client, 3)
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, place_id=places[2]["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, place_id=places[2]["id"])
     [b] = battles(client, cid, gm)
     assert len(b["sides"]) == 3 and b["scenario"] == "scenario.king-of-the-hill"
     dogs = {w["name"]: (w["bonus_points"], w["underdog_dice"]) for s in b["sides"] for w in s["warbands"]}
@@ -102,10 +107,7 @@ def test_r6_6_r5_3_owner_defends_in_light_the_beacon(client):
     gm, cid, players, places = setup(client, 2)
     home = places[1]["id"]  # player1's hideout
     ev = event(client, gm, cid, home, "Beacon", scenario="scenario.light-the-beacon")
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, event_id=ev["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, event_id=ev["id"])
     [b] = battles(client, cid, gm)
     roles = {s["player_ids"][0]: s["role"] for s in b["sides"]}
     assert roles == {players[1]["player_id"]: "defender", players[0]["player_id"]: "attacker"}
@@ -115,19 +117,13 @@ def test_r6_6_r5_3_owner_defends_in_light_the_beacon(client):
 def test_r6_7_event_notes_for_many_warbands_are_on_the_battle(client):
     gm, cid, players, places = setup(client, 3)
     ev = event(client, gm, cid, places[2]["id"], "Melee", notes="Last warband standing wins")
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, event_id=ev["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, event_id=ev["id"])
     assert battles(client, cid, gm)[0]["notes"] == "Last warband standing wins"
 
 
 def two_player_battle(client):
     gm, cid, players, places = setup(client, 2)
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, place_id=places[2]["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, place_id=places[2]["id"])
     return gm, cid, players, battles(client, cid, gm)[0]["id"]
 
 
@@ -191,10 +187,7 @@ def test_r6_8_dispute_goes_to_the_gm_who_resolves_and_can_correct(client):
 
 def test_r6_8_several_winners_with_three_warbands(client):
     gm, cid, players, places = setup(client, 3)
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, place_id=places[2]["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, place_id=places[2]["id"])
     bid = battles(client, cid, gm)[0]["id"]
     url = f"/api/v1/campaigns/{cid}/battles/{bid}"
     everyone = [p["player_id"] for p in players]
@@ -212,10 +205,7 @@ def test_r6_4_the_seed_is_stored_and_re_derives_the_split(client, engine):
     from app.battles.models import BattleWarband
 
     gm, cid, players, places = setup(client, 3)
-    to_phase(client, gm, cid, "orders")
-    for p in players:
-        send(client, cid, p, place_id=places[2]["id"])
-    to_phase(client, gm, cid, "battles")
+    fight(client, gm, cid, players, place_id=places[2]["id"])
     [b] = battles(client, cid, gm)
     with Session(engine) as s:
         rows = s.exec(select(BattleWarband)).all()
