@@ -51,6 +51,15 @@ def _rosters(session: Session, warband_ids: list[int]) -> dict[int, list[dict]]:
     return rosters
 
 
+def _mercenary_entry(warband: Warband, catalog: Catalog) -> dict:
+    """Manual ch. 6 („Składy są jawne od razu”): the hired mercenary is on the public roster
+    with its points and profile, as it was hired."""
+    data = catalog.mercenaries.get(warband.mercenary_key)
+    return {"model_id": None, "mercenary": True, "key": warband.mercenary_key, "name": warband.mercenary_name or "",
+            "types": list(warband.mercenary_types), "points": warband.mercenary_points,
+            "stats": dict(data.stats) if data else {}, "items": []}
+
+
 def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_seed: int | None = None) -> list[Battle]:
     """R6.1-R6.7: the round's orders become battles, each destination split by its own
     stored seed. Runs once, inside the phase change to Battles."""
@@ -63,6 +72,9 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
     places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id)).all()}
     warbands = {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_([o.warband_id for o in orders]))).all()} if orders else {}
     rosters = _rosters(session, list(warbands))
+    for w in warbands.values():
+        if w.mercenary_key:
+            rosters[w.id].append(_mercenary_entry(w, catalog))
     cap = rules.capacity(bool(campaign.modules.get("multi_band_battles")), campaign.modules.get("battle_size_limit"))
     scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender") for s in catalog.scenarios.values()}
     announced: list[tuple[Battle, list[BattleWarband]]] = []
@@ -108,7 +120,10 @@ def _battle(session, campaign, place, event, seed, index, sides, warbands, roste
                                   underdog_dice=d.dice, bonus_points=d.bonus_points))
     chronicle.record(session, campaign, "battle_announced_event" if event else "battle_announced", place=place.name,
                      title=event.title if event else "", warbands=" vs ".join(
-                         " & ".join(warbands[a.warband_id].name for a in side) for side in sides))
+                         " & ".join(warbands[a.warband_id].name for a in side) for side in sides),
+                     rosters=[{"name": r.name, "points": r.points,
+                               "models": [{"name": m["name"], "points": m["points"], "mercenary": bool(m.get("mercenary"))} for m in r.roster]}
+                              for r in rows])
     return battle, rows
 
 

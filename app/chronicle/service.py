@@ -47,9 +47,22 @@ def entry_text(entry: ChronicleEntry, gettext) -> str:
             params[key] = gettext(PHASE_NAMES[params[key]])
     template = gettext(TEXTS.get(entry.kind, entry.kind))
     try:
-        return template % params
+        text = template % params
     except (KeyError, TypeError, ValueError):
-        return template
+        text = template
+    if isinstance(params.get("rosters"), list):
+        text = " ".join([text, *(_roster_text(r, gettext) for r in params["rosters"] if isinstance(r, dict))])
+    return text
+
+
+def _roster_text(roster: dict, gettext) -> str:
+    """R6.5, R11.1: an announced battle's public rosters, mercenaries included."""
+    models = []
+    for m in roster.get("models", []):
+        label = gettext("mercenary, %(points)s pts") if m.get("mercenary") else gettext("%(points)s pts")
+        models.append(f"{m.get('name', '')} ({label % {'points': m.get('points', 0)}})")
+    head = gettext("%(name)s, %(points)s pts") % {"name": roster.get("name", ""), "points": roster.get("points", 0)}
+    return f"{head}: {', '.join(models)}."
 
 
 @dataclass

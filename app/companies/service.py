@@ -76,6 +76,7 @@ def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: 
     if company.faction == faction:
         return company
     rules.check_faction_change(company.confirmed)
+    _none_sent(session, viewer)
     spent = 0
     for row in [*_items(session, company.id), *_models(session, company.id)]:
         spent += row.price
@@ -153,6 +154,13 @@ def _not_sent(session: Session, viewer: Viewer, model_ids: list[int], names: dic
     from app.warbands.service import check_not_frozen
 
     check_not_frozen(session, viewer.campaign, viewer.player.id, model_ids, names)
+
+
+def _none_sent(session: Session, viewer: Viewer) -> None:
+    """R4.6: a faction change empties the company, so no warband may be out this round."""
+    from app.warbands.service import check_none_sent
+
+    check_none_sent(session, viewer.campaign, viewer.player.id)
 
 
 def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> int:

@@ -14,7 +14,7 @@ from app.core.templating import render, request_gettext
 from app.events import service as events
 from app.maps import service as maps
 from app.visibility import orders_public, viewer_for, visible_orders
-from app.warbands import service
+from app.warbands import rules as warband_rules, service
 from app.warbands.models import Warband
 
 router = APIRouter()
@@ -35,7 +35,8 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
         viewer=viewer, campaign=viewer.campaign, view=view, catalog=catalog, selected=set(model_ids), elsewhere=elsewhere,
         mercenary=mercenary, name=name, warband_id=warband_id, points=total, limit=viewer.campaign.warband_points,
         problems=service.problem_details(found, request_gettext(request)),
-        gpp=viewer.campaign.gold_per_point, tab="warbands", **extra,
+        gpp=viewer.campaign.gold_per_point, building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
+        tab="warbands", **extra,
     )
     template = "warbands/_check.html" if partial else "warbands/builder.html"
     return render(request, template, status_code=status_code, **context)
@@ -56,6 +57,7 @@ def _list_page(request, session, user, cid, catalog, status_code=200, **extra):
     event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
     return render(request, "warbands/warbands.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   views=views, labels=labels, event_titles=event_titles, catalog=catalog,
+                  building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
                   problems={v.warband.id: service.problem_details(v.problems, request_gettext(request)) for v in views},
                   tab="warbands", **extra)
 

@@ -6,6 +6,10 @@ from collections import Counter
 from dataclasses import dataclass, field
 
 from app.companies.rules import Carried, item_problem
+from app.core.errors import DomainError
+
+# Manual ch. 2: warbands are put together in Preparation; unsent ones may still change in Orders.
+BUILD_PHASES = ("preparation", "orders")
 
 
 @dataclass(frozen=True)
@@ -34,6 +38,23 @@ class Mercenary:
 class Problem:
     code: str
     params: dict = field(default_factory=dict)
+
+
+def building_open(status: str, phase: str | None) -> bool:
+    return status == "running" and phase in BUILD_PHASES
+
+
+def check_building(status: str, phase: str | None) -> None:
+    """Building, editing and disbanding happen in Preparation and Orders only."""
+    if status == "finished":
+        raise DomainError("campaign_read_only")
+    if not building_open(status, phase):
+        raise DomainError("warband_build_closed")
+
+
+def effective_limit(warband_points: int, event_limit: int | None) -> int:
+    """R4.3, V7: an event's lower limit is the L of every Vanguard limit, not only of the total."""
+    return warband_points if event_limit is None else min(warband_points, event_limit)
 
 
 def points(members: list[Member], mercenary: Mercenary | None) -> int:

@@ -110,6 +110,13 @@ def check_not_frozen(session: Session, campaign: Campaign, player_id: int, model
         raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
 
 
+def check_none_sent(session: Session, campaign: Campaign, player_id: int) -> None:
+    sent = current_orders(session, campaign, player_id)
+    if sent:
+        warband = session.get(Warband, sent[0].warband_id)
+        raise DomainError("faction_warband_sent", warband=warband.name if warband else "")
+
+
 def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
     """A player's own warbands (R4.1); other players' rosters stay hidden until battles."""
     viewer = viewer_for(session, actor, campaign_id)
@@ -193,6 +200,7 @@ def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[
 def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
                    mercenary_key: str | None, catalog: Catalog, gettext) -> Warband:
     viewer = _player_viewer(session, actor, campaign_id)
+    rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, None)
     _check(session, viewer, members, mercenary, catalog, gettext)
     warband = Warband(campaign_id=campaign_id, player_id=viewer.player.id, name=name.strip())
@@ -220,6 +228,7 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
     warband = _own_warband(session, viewer, warband_id)
     if _order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
+    rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     if name is not None:
         warband.name = name.strip()
     if model_ids is not None or mercenary_key is not False:
@@ -237,6 +246,7 @@ def disband(session: Session, *, actor: User, campaign_id: int, warband_id: int)
     warband = _own_warband(session, viewer, warband_id)
     if _order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
+    rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     session.delete(warband)
 
 
@@ -265,7 +275,6 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
     if _order_of(session, campaign, warband.id):
         raise DomainError("order_exists", warband=warband.name)
     mine = current_orders(session, campaign, viewer.player.id)
-    limit = campaign.warband_points
     event = None
     if event_id is not None:
         event = session.get(Event, event_id)
@@ -295,11 +304,12 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
         raise DomainError("order_model_unavailable", model=member.name, status=Msg(MODEL_STATUS_NAMES[member.status]))
     mercenary = _mercenary_of(warband)
     alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    limit = rules.effective_limit(campaign.warband_points, event.points_limit if event else None)
     total, found = evaluate(members, mercenary, alignment, limit)
+    if event is not None and limit < campaign.warband_points and total > limit:
+        raise DomainError("order_points_limit", title=event.title, limit=limit, warband=warband.name, points=total)
     if found:
         raise DomainError("warband_invalid", details=problem_details(found, gettext))
-    if event is not None and event.points_limit is not None and total > event.points_limit:
-        raise DomainError("order_points_limit", title=event.title, limit=event.points_limit, warband=warband.name, points=total)
     fee = gold_rules.price(mercenary.points, campaign.gold_per_point) if mercenary else 0
     order = Order(campaign_id=campaign.id, warband_id=warband.id, player_id=viewer.player.id, round=campaign.round,
                   event_id=event.id if event else None, place_id=place.id, fee=fee, points=total)
@@ -311,9 +321,9 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
     return order
 
 
-def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> None:
-    """The owner cancels while Orders is open (the mercenary fee stays paid, R4.4); the GM
-    undoes any order before Battles, and the fee comes back."""
+def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> Order:
+    """R4.6: a sent warband is final for its owner („Pomyłkę cofa prowadzący”); the GM undoes
+    any order before Battles, and the mercenary fee comes back (R4.4)."""
     viewer = viewer_for(session, actor, campaign_id, lock=True)
     require_writable(viewer)
     campaign = viewer.campaign
@@ -323,15 +333,15 @@ def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) 
     order = _order_of(session, campaign, warband.id)
     if order is None:
         raise DomainError("order_none", warband=warband.name)
-    if viewer.is_gm:
-        if campaign.status != "running" or campaign.phase not in ("preparation", "orders"):
-            raise DomainError("order_undo_phase")
-        if order.fee:
-            gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee, kind="mercenary_fee",
-                        note=f"refund · {warband.name}")
-    elif campaign.phase != "orders":
-        raise DomainError("order_cancel_phase")
+    if not viewer.is_gm:
+        raise DomainError("order_final", warband=warband.name)
+    if campaign.status != "running" or campaign.phase not in ("preparation", "orders"):
+        raise DomainError("order_undo_phase")
+    if order.fee:
+        gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee, kind="mercenary_fee",
+                    note=f"refund · {warband.name}")
     session.delete(order)
+    return order
 
 
 # --- reading for the pages ----------------------------------------------------------------

@@ -68,15 +68,14 @@ def test_v4_mercenary_alignment_and_r4_4_fee_on_sending(client, world):
     to_phase(client, gm, cid, "orders")
     assert send(client, cid, anna, w["id"], event_id=ev["id"]).status_code == 200
     assert gold(client, cid, anna) == before - 46
-    # The owner's cancel keeps the fee; sending again pays again; the GM's undo refunds.
-    assert client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=anna["headers"]).status_code == 204
+    # R4.6: the owner cannot take it back; the GM's undo refunds the fee.
+    r = client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=anna["headers"])
+    assert r.status_code == 403 and error_code(r) == "order_final"
     assert gold(client, cid, anna) == before - 46
-    assert send(client, cid, anna, w["id"], event_id=ev["id"]).status_code == 200
-    assert gold(client, cid, anna) == before - 92
     assert client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=gm).status_code == 204
-    assert gold(client, cid, anna) == before - 46
+    assert gold(client, cid, anna) == before
     ledger = client.get(f"/api/v1/campaigns/{cid}/ledger", headers=anna["headers"]).json()["items"]
-    assert [e["kind"] for e in ledger[:3]] == ["mercenary_fee"] * 3 and [e["amount"] for e in ledger[:3]] == [46, -46, -46]
+    assert [e["kind"] for e in ledger[:2]] == ["mercenary_fee"] * 2 and [e["amount"] for e in ledger[:2]] == [46, -46]
 
 
 def test_r4_4_not_enough_gold_for_the_fee_changes_nothing(client, world, engine):
@@ -200,7 +199,7 @@ def test_r4_6_gm_undoes_before_battles_only(client, world):
     r = client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=gm)
     assert r.status_code == 409 and error_code(r) == "order_undo_phase"
     r = client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=anna["headers"])
-    assert r.status_code == 409 and error_code(r) == "order_cancel_phase"
+    assert r.status_code == 403 and error_code(r) == "order_final"
     r = client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", headers=world["borys"]["headers"])
     assert r.status_code == 404
     assert len(client.get(f"/api/v1/campaigns/{cid}/orders", headers=gm).json()) == 1

@@ -37,7 +37,7 @@ def test_r4_2_builder_live_check_lists_problems_and_saves(client, make_client):
     assert builder.count("in Raiders") == 4  # taken models are shown but cannot be picked
 
 
-def test_r4_5_r4_6_send_from_the_map_sheet_and_cancel(client, make_client):
+def test_r4_5_r4_6_send_from_the_map_sheet_and_the_owner_cannot_cancel(client, make_client):
     gm, cid, players, places, browser = world(client, make_client)
     w = warband(client, cid, players[0], players[0]["models"])
     ev = event(client, gm, cid, places[2]["id"], "Ambush at the Mill")
@@ -53,11 +53,12 @@ def test_r4_5_r4_6_send_from_the_map_sheet_and_cancel(client, make_client):
     r = post(browser, f"/campaigns/{cid}/warbands/{w['id']}/send", {"target": f"event:{ev['id']}"})
     assert r.status_code == 303
     listing = browser.get(f"/campaigns/{cid}/warbands").text
-    assert "Sent to Ambush at the Mill" in listing and "Cancel the order" in listing
+    assert "Sent to Ambush at the Mill" in listing and "Cancel the order" not in listing and "ask the game master" in listing
     again = post(browser, f"/campaigns/{cid}/warbands/{w['id']}/send", {"target": f"place:{places[1]['id']}"})
     assert again.status_code == 409 and "already been sent" in again.text
-    assert post(browser, f"/campaigns/{cid}/warbands/{w['id']}/cancel").status_code == 303
-    assert "Sent to" not in browser.get(f"/campaigns/{cid}/warbands").text
+    refused = post(browser, f"/campaigns/{cid}/warbands/{w['id']}/cancel")  # R4.6: only the GM undoes
+    assert refused.status_code == 403 and "only the game master can undo" in refused.text
+    assert "Sent to Ambush at the Mill" in browser.get(f"/campaigns/{cid}/warbands").text
 
 
 def test_r4_7_r11_2_orders_page_secret_before_battles(client, make_client):
