@@ -5,25 +5,31 @@ VENV := .venv
 BIN := $(VENV)/bin
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 PYTEST := $(BIN)/pytest -p no:cacheprovider
+# `make run HOST=0.0.0.0 PORT=8080` serves the club's Wi-Fi, not only this machine (set on the
+# command line; a HOST or PORT in the environment is ignored).
+HOST = 127.0.0.1
+PORT = 8000
 
-.PHONY: run test test-sqlite test-postgres test-e2e i18n chromium clean bench
+.PHONY: run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium clean bench
 
 $(BIN)/.installed: pyproject.toml
+	@echo "Installing Hideout into $(VENV) (about a minute)…"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e '.[dev]'
+	$(BIN)/pip install -q -e '.[dev,fuzz]'
 	touch $@
 
-## Install, migrate, seed the demo campaign and serve on http://127.0.0.1:8000
+## Install, migrate, seed the demo campaign and serve on http://$(HOST):$(PORT) (default 127.0.0.1:8000)
 run: $(BIN)/.installed
-	$(BIN)/hideout serve --host 127.0.0.1 --port 8000
+	$(BIN)/hideout serve --host $(HOST) --port $(PORT)
 
 ## Install everything and run every test: SQLite, PostgreSQL, then the browser
 test: $(BIN)/.installed chromium
 	@$(MAKE) --no-print-directory test-sqlite
 	@$(MAKE) --no-print-directory test-postgres
 	@$(MAKE) --no-print-directory test-e2e
-	@echo "All suites passed: SQLite, PostgreSQL, browser."
+	@$(MAKE) --no-print-directory test-fuzz
+	@echo "All suites passed: SQLite, PostgreSQL, browser, API fuzzing."
 
 test-sqlite: $(BIN)/.installed
 	@echo "== unit, api, web and load tests on SQLite =="
@@ -39,6 +45,11 @@ test-postgres: $(BIN)/.installed
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
 	env -u TEST_DATABASE_URL $(PYTEST) tests/e2e
+
+## Schemathesis (--checks all) against a live server, as the GM and as a player (about a minute)
+test-fuzz: $(BIN)/.installed
+	@echo "== schemathesis against a live server =="
+	$(BIN)/python tools/fuzz_api.py --max-examples 10 --seconds 80
 
 ## Debian's Chromium for the browser tests (never a downloaded browser build)
 chromium:

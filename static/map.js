@@ -145,7 +145,7 @@
     if (mode === "add" && !place) {
       const p = toMap(e.clientX, e.clientY);
       const x = ((p.x / 1000) * 100).toFixed(1), y = ((p.y / H) * 100).toFixed(1);
-      openSheet(`/campaigns/${cid}/map/new-place?${of ? `of=${of}&` : ""}x=${x}&y=${y}`);
+      openSheet(`/campaigns/${cid}/map/new-place?${of ? `of=${of}&` : ""}x=${x}&y=${y}&mode=add`);
       return;
     }
     if (!place) return;
@@ -167,11 +167,22 @@
     if (e.target.closest("[data-close-sheet]")) { e.preventDefault(); sheet.innerHTML = ""; markSelected(null); svg.focus(); }
   });
 
+  // The editor's mode; the page may start in one (?mode=add after adding a place, so the
+  // next tap adds another), and the address follows the mode so a reload keeps it.
+  const setMode = (value) => {
+    mode = value;
+    svg.dataset.mode = mode;
+    if (pathStart) { pathStart.classList.remove("sel"); pathStart = null; }
+    say({ add: svg.dataset.msgAdd, move: svg.dataset.msgMove, path: svg.dataset.msgPathFirst }[mode] || "");
+  };
   document.querySelectorAll("input[name=mode]").forEach((radio) =>
     radio.addEventListener("change", () => {
-      mode = radio.value;
-      svg.dataset.mode = mode;
-      if (pathStart) { pathStart.classList.remove("sel"); pathStart = null; }
-      say({ add: svg.dataset.msgAdd, move: svg.dataset.msgMove, path: svg.dataset.msgPathFirst }[mode] || "");
+      setMode(radio.value);
+      const url = new URL(window.location.href);
+      if (mode === "view") url.searchParams.delete("mode"); else url.searchParams.set("mode", mode);
+      url.searchParams.delete("place");
+      window.history.replaceState(null, "", url.pathname + url.search);
     }));
+  const checked = document.querySelector("input[name=mode]:checked");
+  if (checked && checked.value !== "view") setMode(checked.value);
 })();

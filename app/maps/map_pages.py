@@ -8,27 +8,27 @@ from urllib.parse import urlencode
 from fastapi import APIRouter, Depends, Query, Request
 from fastapi.responses import Response
 
+from app.core.types import PathId, QueryId
 from app.accounts.deps import PageLogin, SessionDep
-from app.core.errors import DomainError
-from app.core.forms import Form, int_field, refusal, see_other
+from app.core import flash
+from app.core.errors import N_, DomainError
+from app.core.forms import Form, blank_to_none, refusal, see_other, typed, validate
 from app.core.templating import render
 from app.maps import service, view as drawing
+from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
 from app.visibility import require_gm, viewer_for
+from app.events.service import events_by_place
+from app.warbands import service as warbands
 
 router = APIRouter()
+LABELS = {"of": N_("Map"), "from_id": N_("Path"), "to_id": N_("New path to"), "one_way": N_("One-way (from here)"),
+          "action": N_("Path"), "x": N_("Position x (%%)"), "y": N_("Position y (%%)")}
 
 
-def map_url(cid: int, of: int | None, **extra) -> str:
+def map_url(cid: PathId, of: int | None, **extra) -> str:
     query = {k: v for k, v in {"of": of, **extra}.items() if v is not None}
     return f"/campaigns/{cid}/map" + (f"?{urlencode(query)}" if query else "")
 
-
-
-def _float(value, default=None):
-    try:
-        return float(str(value))
-    except (TypeError, ValueError):
-        return default
 
 
 def _sheet_context(session, viewer, place_id: int) -> dict:
@@ -38,9 +38,6 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
         raise DomainError("not_found")
     names = {p.id: p.name for p in places}
     owners = service.map_view(session, viewer, place.parent_id).owners
-    from app.events.service import events_by_place
-    from app.warbands import service as warbands
-
     campaign = viewer.campaign
     context = {
         "place_events": events_by_place(session, campaign).get(place.id, []),
@@ -61,9 +58,9 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
     return context
 
 
-def _map_page(request, session, user, cid: int, of: int | None, status_code=200, selected: int | None = None, **extra):
+def _map_page(request, session, user, cid: PathId, of: int | None, status_code=200, selected: int | None = None, **extra):
     viewer = viewer_for(session, user, cid)
-    view = service.map_view(session, viewer, of)
+    view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     markers = drawing.markers(view)
     context = {}
     if selected is not None:
@@ -76,13 +73,13 @@ def _map_page(request, session, user, cid: int, of: int | None, status_code=200,
 
 
 @router.get("/campaigns/{cid}/map")
-def map_page(cid: int, request: Request, user: PageLogin, session: SessionDep,
-             of: int | None = Query(None), place: int | None = Query(None)):
+def map_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
+             of: int | None = QueryId(), place: int | None = QueryId()):
     return _map_page(request, session, user, cid, of, selected=place)
 
 
 @router.get("/campaigns/{cid}/map/places/{pid}")
-def place_sheet(cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep):
+def place_sheet(cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep):
     """The details sheet: an htmx partial, or the map page with the sheet open."""
     viewer = viewer_for(session, user, cid)
     if not request.headers.get("hx-request"):
@@ -95,37 +92,47 @@ def place_sheet(cid: int, pid: int, request: Request, user: PageLogin, session: 
 
 
 @router.get("/campaigns/{cid}/map/new-place")
-def new_place_sheet(cid: int, request: Request, user: PageLogin, session: SessionDep,
-                    of: int | None = Query(None), x: float = Query(50, ge=0, le=100), y: float = Query(50, ge=0, le=100)):
+def new_place_sheet(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
+                    of: int | None = QueryId(), x: float = Query(50, ge=0, le=100), y: float = Query(50, ge=0, le=100),
+                    mode: str | None = Query(None)):
+    """The New place sheet; from the editor's Add place mode (`mode=add`) the saved place
+    leads back to the map still in that mode, so the next tap adds another place."""
     viewer = viewer_for(session, user, cid)
     require_gm(viewer)
     template = "maps/_new_place.html" if request.headers.get("hx-request") else "maps/new_place.html"
+    back = map_url(cid, of, mode="add" if mode == "add" else None)
     return render(request, template, viewer=viewer, campaign=viewer.campaign, of=of, x=round(x, 1), y=round(y, 1),
-                  paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), back=map_url(cid, of), tab="map")
+                  paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), back=back, tab="map")
 
 
-def _back_to_map(request, session, user, cid, form, action):
-    of = int_field(form.get("of"))
-    try:
-        action()
-    except DomainError as exc:
-        message = refusal(request, session, exc)
-        if request.headers.get("hx-request"):
-            return Response(message, status_code=exc.status, media_type="text/plain")
-        return _map_page(request, session, user, cid, of, status_code=exc.status, map_error=message)
+def _problem(request, session, user, cid, of, status_code: int, message: str):
     if request.headers.get("hx-request"):
-        return Response(status_code=204, headers={"HX-Redirect": map_url(cid, of)})
-    return see_other(map_url(cid, of))
+        return Response(message, status_code=status_code, media_type="text/plain")
+    return _map_page(request, session, user, cid, of, status_code=status_code, map_error=message)
+
+
+def _back_to_map(request, session, user, cid, schema, data: dict, action, message: str):
+    """Check the form `data` with `schema` (it names the map to go back to, `of`), run
+    `action(body)`, and go back to that map with a flash `message` (htmx: 204 +
+    HX-Redirect, the cookie too). The map shows every problem above it."""
+    body, errors = validate(request, schema, blank_to_none(data), LABELS)
+    if errors:
+        return _problem(request, session, user, cid, None, 422, " ".join(errors.values()))
+    try:
+        action(body)
+    except DomainError as exc:
+        return _problem(request, session, user, cid, body.of, exc.status, refusal(request, session, exc))
+    return flash.redirect(request, map_url(cid, body.of), message)
 
 
 @router.post("/campaigns/{cid}/places/{pid}/move")
-def move_place(cid: int, pid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
+def move_place(cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
     """Dragging a marker: the new position in percent of the map."""
-    x, y = _float(form.get("x")), _float(form.get("y"))
+    body, errors = validate(request, MoveForm, typed(form, "x", "y"), LABELS)
+    if errors:
+        return Response(" ".join(errors.values()), status_code=422, media_type="text/plain")
     try:
-        if x is None or y is None or not (0 <= x <= 100 and 0 <= y <= 100):
-            raise DomainError("field_invalid")
-        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes={"x": round(x, 1), "y": round(y, 1)})
+        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes={"x": round(body.x, 1), "y": round(body.y, 1)})
     except DomainError as exc:
         message = refusal(request, session, exc)
         return Response(message, status_code=exc.status, media_type="text/plain")
@@ -140,40 +147,51 @@ async def _map_file(form: Form) -> bytes | None:
 
 
 @router.post("/campaigns/{cid}/map/image")
-def upload_map_image(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form,
+def upload_map_image(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form,
                      data: Annotated[bytes | None, Depends(_map_file)]):
-    of = int_field(form.get("of"))
-
-    def action():
+    def action(body):
         if data is None:
             raise DomainError("image_invalid")
-        service.set_map_image(session, actor=user, campaign_id=cid, place_id=of, data=data,
+        service.set_map_image(session, actor=user, campaign_id=cid, place_id=body.of, data=data,
                               media_dir=request.app.state.settings.var_dir / "media")
 
-    return _back_to_map(request, session, user, cid, form, action)
+    return _back_to_map(request, session, user, cid, MapForm, typed(form, "of"), action, N_("Map image uploaded."))
 
 
 @router.post("/campaigns/{cid}/paths")
-def add_path(cid: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    def action():
-        a, b = int_field(form.get("from_id")), int_field(form.get("to_id"))
-        if a is None or b is None:
-            raise DomainError("field_required")
-        service.create_path(session, actor=user, campaign_id=cid, from_id=a, to_id=b, one_way=form.get("one_way") == "on")
-
-    return _back_to_map(request, session, user, cid, form, action)
+def add_path(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    data = {**typed(form, "of", "from_id", "to_id"), "one_way": form.get("one_way") == "on"}
+    return _back_to_map(request, session, user, cid, PathForm, data, lambda body: service.create_path(
+        session, actor=user, campaign_id=cid, from_id=body.from_id, to_id=body.to_id, one_way=body.one_way), N_("Path added."))
 
 
 @router.post("/campaigns/{cid}/paths/{path_id}")
-def change_path(cid: int, path_id: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    action = str(form.get("action", ""))
-    return _back_to_map(request, session, user, cid, form, lambda: service.update_path(
-        session, actor=user, campaign_id=cid, path_id=path_id,
-        one_way={"one_way": True, "two_way": False}.get(action), reverse=action == "reverse",
-    ))
+def change_path(cid: PathId, path_id: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    def action(body):
+        patch = body.patch()
+        service.update_path(session, actor=user, campaign_id=cid, path_id=path_id, one_way=patch.one_way, reverse=patch.reverse)
+
+    return _back_to_map(request, session, user, cid, PathChangeForm, typed(form, "of", "action"), action, N_("Path changed."))
 
 
 @router.post("/campaigns/{cid}/paths/{path_id}/delete")
-def remove_path(cid: int, path_id: int, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    return _back_to_map(request, session, user, cid, form,
-                        lambda: service.delete_path(session, actor=user, campaign_id=cid, path_id=path_id))
+def remove_path(cid: PathId, path_id: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    return _back_to_map(request, session, user, cid, MapForm, typed(form, "of"),
+                        lambda _body: service.delete_path(session, actor=user, campaign_id=cid, path_id=path_id), N_("Path deleted."))
+
+
+@router.post("/campaigns/{cid}/places/{pid}/map")
+def open_place_map(cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    """„Mapa miejsca” (R1.3): the place gets its own map (the built-in background until an
+    image is uploaded) and the editor goes inside it. A district (third level) is refused."""
+    require_gm(viewer_for(session, user, cid))
+    place = next((p for p in service.places(session, cid) if p.id == pid), None)
+    if place is None:
+        raise DomainError("not_found")
+    parent = place.parent_id
+    try:
+        service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes={"has_map": True})
+    except DomainError as exc:
+        message = refusal(request, session, exc)
+        return _map_page(request, session, user, cid, parent, status_code=exc.status, map_error=message)
+    return flash.redirect(request, map_url(cid, pid), N_("%(place)s has its own map now."), place=place.name)
