@@ -2,24 +2,43 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
-from app.accounts import service
+from app.accounts import rules, service
 from app.accounts.deps import PageLogin, PageUser, SessionDep
+from app.accounts.models import ApiToken
 from app.campaigns import service as campaigns
-from app.core.errors import DomainError
-from app.core.forms import Form, refusal, safe_next, see_other
-from app.core.i18n import LOCALES
+from app.core import flash
+from app.core.errors import N_, DomainError
+from app.accounts.schemas import LanguageForm, LoginForm, PasswordChangeForm, RegisterForm, TokenNameForm
+from app.core.forms import Form, blank_to_none, field_refusal, refusal, safe_next, see_other, typed, validate
+from app.core.types import PathId
+from app.core.i18n import LOCALE_NAMES
 from app.core.security import LANG_COOKIE, SESSION_COOKIE
-from app.core.templating import render
+from app.core.templating import render, request_gettext
+from app.core.validation import named_code
 
 router = APIRouter()
 
 
-def _login_response(request: Request, session, user, next_url: str):
+NICKNAME, PASSWORD = N_("Nickname"), N_("Password")
+CURRENT_PASSWORD, NEW_PASSWORD = N_("Current password"), N_("New password")
+LABELS = {"nickname": NICKNAME, "password": PASSWORD, "current": CURRENT_PASSWORD, "new": NEW_PASSWORD,
+          "name": N_("Token name"), "locale": N_("Language")}
+
+
+def _check(gettext, errors: dict, field: str, label: str, check) -> None:
+    """Run one field's rule and keep its problem, so every field is checked."""
+    try:
+        check()
+    except DomainError as exc:
+        errors[field] = named_code(gettext, label, exc.code, exc.params)
+
+
+def _login_response(request: Request, session, user, next_url: str, message: str):
     token = service.start_session(session, request.app.state.secret_key, user=user)
-    response = see_other(safe_next(next_url))
+    response = flash.redirect(request, safe_next(next_url), message, nickname=user.nickname)
     response.set_cookie(
         SESSION_COOKIE, token, httponly=True, samesite="lax",
-        secure=request.app.state.settings.secure_cookies, max_age=60 * 60 * 24 * 60,
+        secure=request.app.state.settings.secure_cookies, max_age=60 * 60 * 24 * request.app.state.settings.session_max_days,
     )
     return response
 
@@ -42,19 +61,23 @@ def login_page(request: Request, user: PageUser, next: str = "/"):
 
 @router.post("/login")
 def login(request: Request, user: PageUser, session: SessionDep, form: Form):
-    nickname, password = str(form.get("nickname", "")), str(form.get("password", ""))
-    next_url = safe_next(str(form.get("next", "/")))
+    data = typed(form, "nickname", "password", "next")
+    next_url = safe_next(data.get("next"))
+    shown = {"nickname": data.get("nickname", "")}
+    body, errors = validate(request, LoginForm, data, LABELS)
+    if errors:
+        return render(request, "accounts/login.html", status_code=422, errors=errors, next=next_url, form=shown)
     try:
         found = service.authenticate(
-            session, request.app.state.settings, nickname=nickname, password=password,
+            session, request.app.state.settings, nickname=body.nickname, password=body.password,
             address=request.client.host if request.client else "unknown",
         )
     except DomainError as exc:
         if exc.persist:
             session.commit()
         error = refusal(request, session, exc)
-        return render(request, "accounts/login.html", status_code=exc.status, error=error, next=next_url, form={"nickname": nickname})
-    return _login_response(request, session, found, next_url)
+        return render(request, "accounts/login.html", status_code=exc.status, error=error, errors={}, next=next_url, form=shown)
+    return _login_response(request, session, found, next_url, N_("Welcome back, %(nickname)s."))
 
 
 @router.get("/register")
@@ -64,14 +87,25 @@ def register_page(request: Request, user: PageUser):
 
 @router.post("/register")
 def register(request: Request, user: PageUser, session: SessionDep, form: Form):
-    nickname, password = str(form.get("nickname", "")), str(form.get("password", ""))
+    """R11.5: every problem at once, each next to its field and named by it."""
+    data = typed(form, "nickname", "password")
+    shown = {"nickname": data.get("nickname", "")}
+    gettext = request_gettext(request)
+    body, errors = validate(request, RegisterForm, data, LABELS)
+    # Then the service's rules, on each field the schema let through.
+    if "nickname" not in errors:
+        _check(gettext, errors, "nickname", NICKNAME, lambda: rules.check_nickname(data["nickname"]))
+    if "password" not in errors:
+        _check(gettext, errors, "password", PASSWORD, lambda: rules.check_password(data.get("password", "")))
+    if errors:
+        return render(request, "accounts/register.html", status_code=422, form=shown, errors=errors)
     try:
-        created = service.register(session, nickname=nickname, password=password, locale=request.state.locale)
+        created = service.register(session, nickname=body.nickname, password=body.password, locale=request.state.locale)
     except DomainError as exc:
-        field = "password" if exc.code.startswith("password") else "nickname"
-        errors = {field: refusal(request, session, exc)}
-        return render(request, "accounts/register.html", status_code=exc.status, form={"nickname": nickname}, errors=errors)
-    return _login_response(request, session, created, "/")
+        field, label = ("password", PASSWORD) if exc.code.startswith("password") else ("nickname", NICKNAME)
+        errors = {field: field_refusal(request, session, exc, label)}
+        return render(request, "accounts/register.html", status_code=exc.status, form=shown, errors=errors)
+    return _login_response(request, session, created, "/", N_("Welcome, %(nickname)s! Your account is ready."))
 
 
 @router.post("/logout")
@@ -79,19 +113,24 @@ def logout(request: Request, user: PageUser, session: SessionDep):
     token = request.cookies.get(SESSION_COOKIE)
     if token:
         service.end_session(session, request.app.state.secret_key, token)
-    response = see_other("/")
+    response = flash.redirect(request, "/", N_("You are logged out."))
     response.delete_cookie(SESSION_COOKIE)
     return response
 
 
 @router.post("/language")
 def language(request: Request, user: PageUser, session: SessionDep, form: Form):
-    locale = str(form.get("locale", ""))
-    response = see_other(safe_next(str(form.get("next", "/"))))
-    if locale in LOCALES:
-        if user is not None:
-            service.set_locale(session, user=user, locale=locale)
-        response.set_cookie(LANG_COOKIE, locale, samesite="lax", max_age=60 * 60 * 24 * 365)
+    data = typed(form, "locale", "next")
+    next_url = safe_next(data.get("next"))
+    body, errors = validate(request, LanguageForm, data, LABELS)
+    if errors:  # the switch is a row of buttons: an unknown language changes nothing
+        return see_other(next_url)
+    locale = body.locale
+    if user is not None:
+        service.set_locale(session, user=user, locale=locale)
+    # The message is read on the next page, so it comes in the new language.
+    response = flash.redirect(request, next_url, N_("Language changed to %(language)s."), language=LOCALE_NAMES[locale])
+    response.set_cookie(LANG_COOKIE, locale, samesite="lax", max_age=60 * 60 * 24 * 365)
     return response
 
 
@@ -109,30 +148,48 @@ def account(request: Request, user: PageLogin, session: SessionDep):
 
 @router.post("/account/password")
 def change_password(request: Request, user: PageLogin, session: SessionDep, form: Form):
+    data = typed(form, "current", "new")
+    body, errors = validate(request, PasswordChangeForm, data, LABELS)
+    if "new" not in errors:
+        _check(request_gettext(request), errors, "new", NEW_PASSWORD, lambda: rules.check_password(data.get("new", "")))
+    if errors:
+        return _account(request, session, user, status_code=422, password_errors=errors)
     try:
-        service.change_password(session, user=user, current=str(form.get("current", "")), new=str(form.get("new", "")))
+        revoked_tokens = service.change_password(session, user=user, current=body.current, new=body.new)
         service.end_other_sessions(session, request.app.state.secret_key, user=user, keep_token=request.cookies.get(SESSION_COOKIE))
     except DomainError as exc:
-        return _account(request, session, user, status_code=exc.status, password_error=refusal(request, session, exc))
-    return _account(request, session, user, password_ok=True)
+        field, label = ("current", CURRENT_PASSWORD) if exc.code == "wrong_password" else ("new", NEW_PASSWORD)
+        return _account(request, session, user, status_code=exc.status,
+                        password_errors={field: field_refusal(request, session, exc, label)})
+    if revoked_tokens:
+        return flash.redirect(request, "/account", N_(
+            "Your password was changed; your other sessions were logged out and your API tokens were revoked. "
+            "Create new ones below where you still need them."))
+    return flash.redirect(request, "/account", N_("Your password was changed; your other sessions were logged out."))
 
 
 @router.post("/account/tokens")
 def create_token(request: Request, user: PageLogin, session: SessionDep, form: Form):
-    _row, token = service.create_api_token(session, request.app.state.secret_key, user=user, name=str(form.get("name", ""))[:80])
-    return _account(request, session, user, new_token=token)
+    """The token is shown once, on the page the redirect leads to (in the flash cookie,
+    which that page clears)."""
+    data = typed(form, "name")
+    body, errors = validate(request, TokenNameForm, blank_to_none(data), LABELS)
+    if errors:
+        return _account(request, session, user, status_code=422, token_errors=errors, token_form=data)
+    _row, token = service.create_api_token(session, request.app.state.secret_key, user=user, name=body.name or "")
+    return flash.redirect(request, "/account", N_("Your new token — copy it now, it is shown only once:"), code=token)
 
 
 @router.post("/account/tokens/{token_id}/revoke")
-def revoke_token(token_id: int, request: Request, user: PageLogin, session: SessionDep):
+def revoke_token(token_id: PathId, request: Request, user: PageLogin, session: SessionDep):
     try:
         service.revoke_api_token(session, user=user, token_id=token_id)
     except DomainError as exc:
         return _account(request, session, user, status_code=exc.status, token_error=refusal(request, session, exc))
-    return see_other("/account")
+    return flash.redirect(request, "/account", N_("API token %(name)s revoked."), name=session.get(ApiToken, token_id).name)
 
 
 @router.post("/account/sessions/revoke-others")
 def revoke_sessions(request: Request, user: PageLogin, session: SessionDep):
     count = service.end_other_sessions(session, request.app.state.secret_key, user=user, keep_token=request.cookies.get(SESSION_COOKIE))
-    return _account(request, session, user, sessions_ended=count)
+    return flash.redirect(request, "/account", N_("Other sessions logged out: %(n)s."), n=count)

@@ -11,8 +11,10 @@ from sqlmodel import Session
 from starlette.datastructures import FormData
 
 from app.core.errors import DomainError, message_for
-from app.core.templating import request_gettext
-from app.core.validation import field_errors
+from app.core.security import CSRF_FIELD
+from app.core.templating import render, request_gettext
+from app.core.types import MAX_ID
+from app.core.validation import field_errors, named_code
 
 
 async def _form(request: Request) -> FormData:
@@ -24,15 +26,39 @@ async def _form(request: Request) -> FormData:
 Form = Annotated[FormData, Depends(_form)]
 
 
+def typed(form: FormData, *names: str, lists: tuple[str, ...] = ()) -> dict[str, Any]:
+    """What was posted in the fields `names` (those sent, as text) and in the repeated fields
+    `lists` (as lists of text): the input of a schema, and what a refused form shows again.
+    Nothing is parsed here; the schema does that."""
+    data: dict[str, Any] = {name: value for name in names if isinstance(value := form.get(name), str)}
+    data.update({name: [v for v in form.getlist(name) if isinstance(v, str)] for name in lists})
+    return data
+
+
+def unplaced(errors: dict[str, str], *placed: str) -> str | None:
+    """The problems of fields the page shows no message next to (hidden fields, buttons),
+    together as one message above the form."""
+    return " ".join(message for field, message in errors.items() if field not in placed) or None
+
+
 def blank_to_none(data: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, str) and v.strip() == "" else v) for k, v in data.items()}
 
 
-def validate(request: Request, model: type[BaseModel], data: dict[str, Any]) -> tuple[BaseModel | None, dict[str, str]]:
+def validate(request: Request, model: type[BaseModel], data: dict[str, Any],
+             labels: dict[str, str] | None = None) -> tuple[BaseModel | None, dict[str, str]]:
+    """Every problem of the form at once, each named by its field's label (an English
+    message id per field name)."""
     try:
         return model.model_validate(data), {}
     except ValidationError as exc:
-        return None, field_errors(exc, request_gettext(request))
+        return None, field_errors(exc, request_gettext(request), labels)
+
+
+def field_refusal(request: Request, session: Session, exc: DomainError, label: str | None) -> str:
+    """A refusal that belongs to one field, named by the field's label; rolls back."""
+    session.rollback()
+    return named_code(request_gettext(request), label, exc.code, exc.params)
 
 
 def refusal(request: Request, session: Session, exc: DomainError) -> str:
@@ -46,14 +72,36 @@ def see_other(url: str) -> RedirectResponse:
 
 
 def safe_next(url: str | None, default: str = "/") -> str:
-    if url and url.startswith("/") and not url.startswith("//"):
-        return url
-    return default
+    """A return-to address of this site only: one leading slash, no backslash (browsers read
+    `/\\evil.example` as another host), no scheme, no control characters."""
+    if not url or not url.startswith("/") or url.startswith("//"):
+        return default
+    if "\\" in url or "%5c" in url.lower() or ":" in url.split("?", 1)[0] or any(ord(c) < 32 or ord(c) == 127 for c in url):
+        return default
+    return url
 
 
 def int_field(value, default: int | None = None) -> int | None:
     """A whole number from a form field, or `default` when it is missing or not one."""
     try:
-        return int(str(value))
+        number = int(str(value))
     except (TypeError, ValueError):
         return default
+    # Beyond the database's 32-bit integers no id or amount exists (issue 10): not a number here.
+    return number if -MAX_ID <= number <= MAX_ID else default
+
+
+def confirmed(form) -> bool:
+    """A one-way step was confirmed: the JavaScript dialog or the confirm page adds confirm=1."""
+    return form.get("confirm") == "1"
+
+
+def confirm_page(request: Request, session: Session, form, *, question: str, action: str, button: str, cancel: str,
+                 detail: str = "", danger: bool = False, **context: Any):
+    """The confirm step without JavaScript. The route ran the action only to see that it
+    would succeed (so refusals show at once): roll it back, then ask. The page re-posts
+    every field of the form with confirm=1."""
+    session.rollback()
+    fields = [(k, v) for k, v in form.multi_items() if k not in (CSRF_FIELD, "confirm") and isinstance(v, str)]
+    return render(request, "confirm.html", question=question, detail=detail, action=action, fields=fields,
+                  button=button, cancel=cancel, danger=danger, **context)

@@ -5,7 +5,11 @@ from typing import Any
 
 from pydantic import ValidationError
 
-from app.core.errors import message_for
+from app.core.errors import N_, message_for
+
+# A form's problem names its field, so that every problem can be listed at once.
+FIELD_NAMED = N_("%(field)s: %(message)s")
+FIELD_REQUIRED = N_("%(field)s is required.")
 
 _TYPE_TO_CODE = {
     "missing": "field_required",
@@ -56,9 +60,56 @@ def details_from_errors(errors: list[dict[str, Any]], gettext) -> list[dict[str,
     return details
 
 
-def field_errors(exc: ValidationError, gettext) -> dict[str, str]:
-    """For forms: the first message per field name."""
+def _label(gettext, label: str) -> str:
+    # Form labels may hold a literal percent sign written "%%" for Jinja's gettext.
+    return gettext(label).replace("%%", "%")
+
+
+def named(gettext, label: str | None, message: str) -> str:
+    """ "Nickname: A nickname has 3 to 32 letters…" — `label` is an English message id."""
+    return gettext(FIELD_NAMED) % {"field": _label(gettext, label), "message": message} if label else message
+
+
+def required(gettext, label: str | None) -> str:
+    """ "Campaign name is required." """
+    if not label:
+        return message_for("field_required", {}, gettext)
+    return gettext(FIELD_REQUIRED) % {"field": _label(gettext, label)}
+
+
+def named_code(gettext, label: str | None, code: str, params: dict[str, Any] | None = None) -> str:
+    """A DomainError code's message for one field of a form, named by its label."""
+    if code == "field_required":
+        return required(gettext, label)
+    return named(gettext, label, message_for(code, params or {}, gettext))
+
+
+def _form_field(loc) -> list[str]:
+    """A form's field of an error: an item of a list (`model_ids.3`, `ranks.2`,
+    `casualty_table.4.result`) is a problem of the list's one field on the page."""
+    parts: list[str] = []
+    for part in loc:
+        if isinstance(part, int):
+            break
+        if part not in ("body", "query", "path"):
+            parts.append(str(part))
+    return parts
+
+
+def field_errors(exc: ValidationError, gettext, labels: dict[str, str] | None = None) -> dict[str, str]:
+    """For forms: every field's first problem, so all are shown at once, each named by its
+    label (`labels`: field -> English message id of its label). A blank field that needs a
+    value is "required", not "too short" or "not a number"."""
+    labels = labels or {}
     out: dict[str, str] = {}
-    for d in details_from_errors(exc.errors(), gettext):
-        out.setdefault(d["field"] or "form", d["message"])
+    for err in exc.errors():
+        field = ".".join(_form_field(err.get("loc", ()))) or "form"
+        if field in out:
+            continue
+        code = _TYPE_TO_CODE.get(err.get("type", ""), "field_invalid")
+        blank = err.get("input") is None or (isinstance(err.get("input"), str) and not err["input"].strip())
+        if code == "field_required" or blank:
+            out[field] = required(gettext, labels.get(field))
+        else:
+            out[field] = named_code(gettext, labels.get(field), code, _params(code, err.get("ctx") or {}))
     return out

@@ -3,12 +3,15 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from app.core.types import PathId
 from app.accounts.deps import PageLogin, SessionDep
 from app.catalog.deps import CatalogDep
-from app.core.errors import DomainError
-from app.core.forms import Form, blank_to_none, int_field, refusal, see_other, validate
+from app.core import flash
+from app.core.errors import N_, DomainError
+from app.core.forms import Form, blank_to_none, field_refusal, refusal, typed, validate
 from app.core.templating import render
 from app.events import rules, service
+from app.events.models import Event
 from app.events.schemas import EventIn, EventPatch
 from app.maps import service as maps
 from app.visibility import require_gm, viewer_for
@@ -17,19 +20,38 @@ router = APIRouter()
 
 
 def _form_data(form, *, with_place: bool) -> dict:
-    data = blank_to_none({k: form.get(k) for k in ("title", "text", "duration", "scenario", "points_limit", "reward", "notes", "roles")})
-    mission = str(form.get("other_mission") or "").strip()
-    if form.get("scenario") == "__other__":
-        data["scenario"], data["other_mission"] = None, mission
+    posted = typed(form, "place_id", "title", "text", "duration", "scenario", "other_mission", "points_limit", "reward", "notes",
+                   "roles", "blockade")
+    data = blank_to_none({k: posted.get(k) for k in ("title", "text", "duration", "scenario", "points_limit", "reward", "notes", "roles")})
+    if posted.get("scenario") == "__other__":
+        data["scenario"], data["other_mission"] = None, (posted.get("other_mission") or "").strip()
     else:
         data["other_mission"] = None
-    data["blockade"] = form.get("blockade") == "on"
+    data["blockade"] = posted.get("blockade") == "on"
     for key in ("text", "reward", "notes"):
         data[key] = data.get(key) or ""
     if with_place:
-        data["place_id"] = int_field(form.get("place_id"), -1)
+        data["place_id"] = blank_to_none(posted).get("place_id")
     # A blank title or duration is "not given" (its default or a required-field error).
     return {k: v for k, v in data.items() if v is not None or k in ("scenario", "other_mission", "roles", "points_limit")}
+
+
+# Each field's label, so that every problem is shown at once next to its field, named.
+LABELS = {
+    "place_id": N_("Place"), "title": N_("Title"), "text": N_("Text"), "duration": N_("Duration (rounds)"),
+    "scenario": N_("Scenario"), "other_mission": N_("Other mission"), "roles": N_("Attacker and defender"),
+    "points_limit": N_("Points limit"), "reward": N_("Reward"), "notes": N_("Notes for battles of many warbands"),
+}
+# Refusals of the service that belong to one field.
+FIELD_OF = {"other_mission_text": "other_mission", "scenario_unknown": "scenario", "event_scenario_or_mission": "scenario"}
+
+
+def _refused(request, session, exc) -> tuple[dict, str | None]:
+    """A refusal as (field errors, form error): next to its field when it has one."""
+    field = FIELD_OF.get(exc.code)
+    if field:
+        return {field: field_refusal(request, session, exc, LABELS[field])}, None
+    return {}, refusal(request, session, exc)
 
 
 def _page(request, session, user, cid, catalog, status_code=200, **extra):
@@ -43,43 +65,51 @@ def _page(request, session, user, cid, catalog, status_code=200, **extra):
 
 
 @router.get("/campaigns/{cid}/events")
-def events_page(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+def events_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
     return _page(request, session, user, cid, catalog)
 
 
 @router.post("/campaigns/{cid}/events")
-def create_event(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+def create_event(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
     require_gm(viewer_for(session, user, cid))
     data = _form_data(form, with_place=True)
-    model, errors = validate(request, EventIn, data)
+    model, errors = validate(request, EventIn, data, LABELS)
     if errors:
         return _page(request, session, user, cid, catalog, status_code=422, errors=errors, form=data)
     try:
-        service.create_event(session, actor=user, campaign_id=cid, data=model.model_dump(), catalog=catalog)
+        event = service.create_event(session, actor=user, campaign_id=cid, data=model.model_dump(), catalog=catalog)
     except DomainError as exc:
-        return _page(request, session, user, cid, catalog, status_code=exc.status, error=refusal(request, session, exc), form=data, errors={})
-    return see_other(f"/campaigns/{cid}/events")
+        errors, message = _refused(request, session, exc)
+        return _page(request, session, user, cid, catalog, status_code=exc.status, error=message, form=data, errors=errors)
+    return flash.redirect(request, f"/campaigns/{cid}/events#event-{event.id}", N_("Event %(title)s added."), title=event.title)
 
 
 @router.post("/campaigns/{cid}/events/{eid}")
-def edit_event(cid: int, eid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+def edit_event(cid: PathId, eid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
     require_gm(viewer_for(session, user, cid))
     data = _form_data(form, with_place=False)
-    model, errors = validate(request, EventPatch, data)
-    try:
-        if errors:
-            raise DomainError("validation_error")
-        service.update_event(session, actor=user, campaign_id=cid, event_id=eid, changes=model.model_dump(exclude_unset=True), catalog=catalog)
-    except DomainError as exc:
-        message = next(iter(errors.values())) if errors else refusal(request, session, exc)
-        return _page(request, session, user, cid, catalog, status_code=exc.status, error=message, errors={})
-    return see_other(f"/campaigns/{cid}/events")
+    model, errors = validate(request, EventPatch, data, LABELS)
+    message, status = None, 422
+    if not errors:
+        try:
+            event = service.update_event(session, actor=user, campaign_id=cid, event_id=eid,
+                                         changes=model.model_dump(exclude_unset=True), catalog=catalog)
+        except DomainError as exc:
+            (errors, message), status = _refused(request, session, exc), exc.status
+        else:
+            return flash.redirect(request, f"/campaigns/{cid}/events#event-{eid}", N_("Event %(title)s saved."), title=event.title)
+    # The event's edit form opens again with what was typed and every problem in place.
+    row = session.get(Event, eid)
+    typed = {k: getattr(row, k) for k in LABELS if k != "place_id" and hasattr(row, k)} if row else {}
+    typed.update(data, id=eid)
+    return _page(request, session, user, cid, catalog, status_code=status, error=message, errors={},
+                 edit={"id": eid, "form": typed, "errors": errors})
 
 
 @router.post("/campaigns/{cid}/events/{eid}/end")
-def end_event(cid: int, eid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+def end_event(cid: PathId, eid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
     try:
-        service.end_event(session, actor=user, campaign_id=cid, event_id=eid)
+        event = service.end_event(session, actor=user, campaign_id=cid, event_id=eid)
     except DomainError as exc:
         return _page(request, session, user, cid, catalog, status_code=exc.status, error=refusal(request, session, exc), errors={})
-    return see_other(f"/campaigns/{cid}/events")
+    return flash.redirect(request, f"/campaigns/{cid}/events", N_("Event %(title)s ended."), title=event.title)

@@ -2,22 +2,29 @@
 orders, and the round's orders as the viewer may see them."""
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request
+from fastapi import APIRouter, Request
 
+from app.core.types import PathId, QueryId
 from app.accounts.deps import PageLogin, SessionDep
 from app.campaigns import service as campaigns
 from app.catalog.deps import CatalogDep
 from app.companies import service as companies
-from app.core.errors import DomainError
-from app.core.forms import Form, int_field, refusal, see_other
+from app.core import flash
+from app.core.errors import DomainError, N_, detail_messages
+from app.core.forms import Form, blank_to_none, refusal, see_other, typed, unplaced, validate
 from app.core.templating import render, request_gettext
 from app.events import service as events
 from app.maps import service as maps
 from app.visibility import orders_public, viewer_for, visible_orders
 from app.warbands import rules as warband_rules, service
 from app.warbands.models import Warband
+from app.warbands.schemas import SendForm, WarbandCheckForm, WarbandForm
 
 router = APIRouter()
+# Each field's label, so that a problem names its field ("Name: This value is too long (at most 80).").
+LABELS = {"name": N_("Name"), "model_ids": N_("Models"), "mercenary": N_("Mercenary"), "warband_id": N_("Warband"),
+          "kind": N_("Destination"), "number": N_("Destination")}
+PLACED = ("name", "model_ids", "mercenary")  # the builder's fields with their problem next to them
 
 
 def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=None, mercenary=None, name="",
@@ -33,8 +40,8 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
                                    mercenary_key=mercenary, catalog=catalog, warband_id=warband_id)
     context = dict(
         viewer=viewer, campaign=viewer.campaign, view=view, catalog=catalog, selected=set(model_ids), elsewhere=elsewhere,
-        mercenary=mercenary, name=name, warband_id=warband_id, points=total, limit=viewer.campaign.warband_points,
-        problems=service.problem_details(found, request_gettext(request)),
+        mercenary=mercenary, name=name, warband_id=warband_id, points=total, limit=service.warband_limit(session, viewer.campaign, view.player.id),
+        problems=detail_messages(service.problem_details(found), request_gettext(request)),
         gpp=viewer.campaign.gold_per_point, building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
         tab="warbands", **extra,
     )
@@ -42,12 +49,20 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
     return render(request, template, status_code=status_code, **context)
 
 
-def _ids(form) -> list[int]:
-    return [i for i in (int_field(v) for v in form.getlist("model_ids")) if i is not None]
+def _read(request, form, schema):
+    """The builder's form checked by `schema`: (the form, errors by field, what to show
+    again). A refused form shows again what was valid of it: its fields without a problem."""
+    data = blank_to_none(typed(form, "warband_id", "name", "mercenary", lists=("model_ids",)))
+    body, errors = validate(request, schema, data, LABELS)
+    shown = body
+    if errors:
+        shown, _ = validate(request, WarbandCheckForm, {k: v for k, v in data.items() if k not in errors})
+    kept = dict(warband_id=shown.warband_id, model_ids=shown.model_ids, mercenary=shown.mercenary) if shown else {}
+    return body, errors, dict(kept, name=data.get("name") or "")
 
 
 @router.get("/campaigns/{cid}/warbands")
-def warbands(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+def warbands(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
     return _list_page(request, session, user, cid, catalog)
 
 
@@ -56,73 +71,76 @@ def _list_page(request, session, user, cid, catalog, status_code=200, **extra):
     labels = maps.place_labels(maps.places(session, cid))
     event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
     return render(request, "warbands/warbands.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
-                  views=views, labels=labels, event_titles=event_titles, catalog=catalog,
+                  views=views, limit=service.warband_limit(session, viewer.campaign, viewer.player.id) if viewer.player else viewer.campaign.warband_points, labels=labels, event_titles=event_titles, catalog=catalog,
                   building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
-                  problems={v.warband.id: service.problem_details(v.problems, request_gettext(request)) for v in views},
+                  problems={v.warband.id: detail_messages(service.problem_details(v.problems), request_gettext(request)) for v in views},
                   tab="warbands", **extra)
 
 
 @router.get("/campaigns/{cid}/warbands/new")
-def new_warband(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+def new_warband(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
     return _builder(request, session, user, cid, catalog)
 
 
 @router.get("/campaigns/{cid}/warbands/{wid}/edit")
-def edit_warband(cid: int, wid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+def edit_warband(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
     return _builder(request, session, user, cid, catalog, warband_id=wid)
 
 
 @router.post("/campaigns/{cid}/warbands/check")
-def check(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+def check(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
     """The builder's live check (an htmx partial; without JavaScript, the whole builder)."""
-    return _builder(request, session, user, cid, catalog, warband_id=int_field(form.get("warband_id")), model_ids=_ids(form),
-                    mercenary=str(form.get("mercenary") or "") or None, name=str(form.get("name", "")),
-                    partial=bool(request.headers.get("hx-request")))
+    _body, errors, shown = _read(request, form, WarbandCheckForm)
+    refused = dict(status_code=422, errors=errors, error=unplaced(errors, *PLACED)) if errors else {}
+    return _builder(request, session, user, cid, catalog, **shown, partial=bool(request.headers.get("hx-request")), **refused)
 
 
 @router.post("/campaigns/{cid}/warbands/save")
-def save(cid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    warband_id = int_field(form.get("warband_id"))
-    name = str(form.get("name", "")).strip()
-    mercenary = str(form.get("mercenary") or "") or None
-    model_ids = _ids(form)
+def save(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+    """Every problem next to its field (a name too long for its column too), what was typed
+    kept; the builder lists the warband's own problems as well."""
+    body, errors, shown = _read(request, form, WarbandForm)
+    if errors:
+        return _builder(request, session, user, cid, catalog, **shown, status_code=422, errors=errors, error=unplaced(errors, *PLACED))
     try:
-        if not name:
-            raise DomainError("field_required")
-        if warband_id is None:
-            service.create_warband(session, actor=user, campaign_id=cid, name=name, model_ids=model_ids,
-                                   mercenary_key=mercenary, catalog=catalog, gettext=request_gettext(request))
+        if body.warband_id is None:
+            warband = service.create_warband(session, actor=user, campaign_id=cid, name=body.name, model_ids=body.model_ids,
+                                             mercenary_key=body.mercenary, catalog=catalog)
         else:
-            service.update_warband(session, actor=user, campaign_id=cid, warband_id=warband_id, catalog=catalog,
-                                   gettext=request_gettext(request), name=name, model_ids=model_ids, mercenary_key=mercenary)
+            warband = service.update_warband(session, actor=user, campaign_id=cid, warband_id=body.warband_id, catalog=catalog,
+                                             name=body.name, model_ids=body.model_ids, mercenary_key=body.mercenary)
     except DomainError as exc:
         message = refusal(request, session, exc)
-        return _builder(request, session, user, cid, catalog, warband_id=warband_id, model_ids=model_ids, mercenary=mercenary,
-                        name=name, status_code=exc.status, error=message)
-    return see_other(f"/campaigns/{cid}/warbands")
+        return _builder(request, session, user, cid, catalog, **shown, status_code=exc.status, error=message)
+    return flash.redirect(request, f"/campaigns/{cid}/warbands#w{warband.id}", N_("Warband %(name)s saved."), name=warband.name)
 
 
-def _list_action(request, session, user, cid, catalog, action, done=None):
+def _list_action(request, session, user, cid, catalog, action, done, message, **params):
     try:
         action()
     except DomainError as exc:
         return _list_page(request, session, user, cid, catalog, status_code=exc.status, error=refusal(request, session, exc))
-    return see_other(done or f"/campaigns/{cid}/warbands")
+    return flash.redirect(request, done, message, **params)
+
+
+def _warband_name(session, wid: PathId) -> str:
+    """For the flash message only, shown after the service allowed the action."""
+    warband = session.get(Warband, wid)
+    return warband.name if warband is not None else ""
 
 
 @router.post("/campaigns/{cid}/warbands/{wid}/disband")
-def disband(cid: int, wid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
-    return _list_action(request, session, user, cid, catalog, lambda: service.disband(session, actor=user, campaign_id=cid, warband_id=wid))
+def disband(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
+    name = _warband_name(session, wid)
+    return _list_action(request, session, user, cid, catalog, lambda: service.disband(session, actor=user, campaign_id=cid, warband_id=wid),
+                        f"/campaigns/{cid}/warbands", N_("Warband %(name)s disbanded."), name=name)
 
 
 # --- orders --------------------------------------------------------------------------
 
 
 def _send_page(request, session, user, cid, catalog, wid, status_code=200, **extra):
-    viewer = viewer_for(session, user, cid)
-    warband = session.get(Warband, wid)
-    if warband is None or viewer.player is None or warband.player_id != viewer.player.id:
-        raise DomainError("not_found")
+    viewer, warband = service.warband_to_send(session, actor=user, campaign_id=cid, warband_id=wid)
     campaign = viewer.campaign
     places = maps.places(session, cid)
     by_place = events.events_by_place(session, campaign)
@@ -135,44 +153,51 @@ def _send_page(request, session, user, cid, catalog, wid, status_code=200, **ext
 
 
 @router.get("/campaigns/{cid}/send")
-def choose_warband(cid: int, warband: int = Query(...), event: int | None = Query(None), place: int | None = Query(None)):
+def choose_warband(cid: PathId, warband: int = QueryId(...), event: int | None = QueryId(), place: int | None = QueryId()):
     """The map sheet's "Send" form: on to the chosen warband's send page."""
     query = f"event={event}" if event is not None else (f"place={place}" if place is not None else "")
     return see_other(f"/campaigns/{cid}/warbands/{warband}/send" + (f"?{query}" if query else ""))
 
 
 @router.get("/campaigns/{cid}/warbands/{wid}/send")
-def send_page(cid: int, wid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep,
-              event: int | None = Query(None), place: int | None = Query(None)):
+def send_page(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep,
+              event: int | None = QueryId(), place: int | None = QueryId()):
     return _send_page(request, session, user, cid, catalog, wid, chosen_event=event, chosen_place=place)
 
 
 @router.post("/campaigns/{cid}/warbands/{wid}/send")
-def send(cid: int, wid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    target = str(form.get("target", ""))
-    kind, _sep, raw = target.partition(":")
-    number = int_field(raw)
+def send(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+    body, errors = validate(request, SendForm, typed(form, "target"), LABELS)
+    if errors:
+        # One choice of radio buttons: its problem above them, said once.
+        return _send_page(request, session, user, cid, catalog, wid, status_code=422, error=next(iter(errors.values())))
+    target = body.order()
     try:
-        if number is None or kind not in ("event", "place"):
-            raise DomainError("order_destination")
-        service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, gettext=request_gettext(request),
-                     event_id=number if kind == "event" else None, place_id=number if kind == "place" else None)
+        order = service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog,
+                             event_id=target.event_id, place_id=target.place_id)
     except DomainError as exc:
         message = refusal(request, session, exc)
-        details = [d["message"] for d in exc.details]
+        details = [d["message"] for d in detail_messages(exc.details, request_gettext(request))]
         return _send_page(request, session, user, cid, catalog, wid, status_code=exc.status, error=message, details=details)
-    return see_other(f"/campaigns/{cid}/warbands")
+    where = maps.place_labels(maps.places(session, cid)).get(order.place_id, "")
+    if order.event_id is not None:
+        event = next((e for e in events.active_events(session, viewer_for(session, user, cid).campaign) if e.id == order.event_id), None)
+        where = f"{event.title} · {where}" if event else where
+    return flash.redirect(request, f"/campaigns/{cid}/warbands#w{wid}", N_("%(warband)s sent to %(where)s."),
+                          warband=_warband_name(session, wid), where=where)
 
 
 @router.post("/campaigns/{cid}/warbands/{wid}/cancel")
-def cancel(cid: int, wid: int, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    done = f"/campaigns/{cid}/orders" if form.get("from") == "orders" else None
+def cancel(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
+    done = f"/campaigns/{cid}/orders" if form.get("from") == "orders" else f"/campaigns/{cid}/warbands"
+    name = _warband_name(session, wid)
     return _list_action(request, session, user, cid, catalog,
-                        lambda: service.cancel(session, actor=user, campaign_id=cid, warband_id=wid), done)
+                        lambda: service.cancel(session, actor=user, campaign_id=cid, warband_id=wid), done,
+                        N_("The order of %(warband)s is undone."), warband=name)
 
 
 @router.get("/campaigns/{cid}/orders")
-def orders(cid: int, request: Request, user: PageLogin, session: SessionDep):
+def orders(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
     viewer = viewer_for(session, user, cid)
     campaign = viewer.campaign
     rows = visible_orders(session, viewer, campaign.round)
@@ -181,4 +206,5 @@ def orders(cid: int, request: Request, user: PageLogin, session: SessionDep):
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(request, "warbands/orders.html", viewer=viewer, campaign=campaign, orders=rows, warbands=warbands_,
                   nicknames=nicknames, labels=maps.place_labels(maps.places(session, cid)), event_titles=event_titles,
-                  public=orders_public(campaign, campaign.round), tab="orders")
+                  public=orders_public(campaign, campaign.round), not_sent=service.not_sent_yet(viewer, rows, nicknames),
+                  tab="orders")

@@ -9,7 +9,10 @@ import re
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import REPO
-from tests.e2e.test_map_flow import _api_player, _login, _no_horizontal_overflow, _shot
+from tests.e2e.campaign_setup import (
+    api as _api, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow,
+    shot as _shot, tab as _tab,
+)
 
 GM, ORK, BAS = "btlgm", "btlork", "btlbas"
 CAMPAIGN = "Iron over Old Bridge"
@@ -22,17 +25,6 @@ MAX_TAPS = 3
 
 
 # --- helpers -----------------------------------------------------------------------
-
-
-def _api(page: Page, token: str, method: str, path: str, data: dict | None = None, status: int = 200) -> dict:
-    response = page.request.fetch(f"/api/v1{path}", method=method, data=data,
-                                  headers={"Authorization": f"Bearer {token}"})
-    assert response.status == status, (method, path, response.status, response.text())
-    return response.json() if response.status != 204 else {}
-
-
-def _tab(page: Page, name: str) -> Locator:
-    return page.get_by_role("navigation", name="Campaign").get_by_role("link", name=name, exact=True)
 
 
 class Taps:
@@ -117,6 +109,7 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     gm.goto(base)
     expect(gm.get_by_role("heading", name=re.compile(r"^Round 1 · Orders$"))).to_be_visible()
     gm.get_by_role("button", name="Open Battles", exact=True).click()
+    gm.get_by_role("dialog").get_by_role("button", name="Open Battles").click()  # a one-way step asks first
     expect(gm.get_by_role("heading", name=re.compile(r"^Round 1 · Battles$"))).to_be_visible()
     expect(gm.get_by_role("alert")).to_have_count(0)
     _tab(gm, "Battles").click()
@@ -176,6 +169,8 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     _shot(screenshot, ork, "battle-page")
 
     taps(ork.get_by_role("button", name=f"{ORK} won", exact=True))
+    expect(ork.get_by_role("dialog")).to_contain_text(f"{ORK} won?")  # who won, then confirm
+    taps(ork.get_by_role("dialog").get_by_role("button", name="Enter the result"))
     expect(_status(ork)).to_have_text("result entered")
     expect(ork.get_by_role("alert")).to_have_count(0)
     result = ork.locator("#result")

@@ -5,28 +5,20 @@ import re
 
 from playwright.sync_api import Page, expect
 
-PASSWORD = "correct horse battery"
+from tests.e2e.campaign_setup import no_horizontal_overflow as _no_horizontal_overflow, register as _register
+
 PLACES = ("Ravenhold", "Ember Docks", "Old Mill")
-
-
-def _no_horizontal_overflow(page: Page, where: str) -> None:
-    fits = page.evaluate("document.documentElement.scrollWidth <= window.innerWidth + 1")
-    width = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert fits, f"{where} overflows horizontally at 390 px (scrollWidth, innerWidth = {width})"
-
-
-def _register(page: Page, nickname: str) -> None:
-    page.goto("/register")
-    expect(page.get_by_role("heading", name="Create an account")).to_be_visible()
-    page.get_by_label("Nickname").fill(nickname)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name=nickname)).to_be_visible()
 
 
 def _step_heading(page: Page, n: int, title: str):
     return page.get_by_role("heading", name=f"Step {n} of 6: {title}")
+
+
+def _confirm(page: Page, question: str) -> None:
+    """A one-way step asks first in a dialog (static/confirm.js); its first button acts."""
+    dialog = page.get_by_role("dialog")
+    expect(dialog.locator(".confirm-q")).to_have_text(question)
+    dialog.locator(".confirm-ok").click()
 
 
 def _dashboard_button(page: Page, name: str):
@@ -100,7 +92,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     gm.get_by_role("button", name="Save and continue").click()
 
     # Step 6: modules.
-    expect(_step_heading(gm, 6, "Modules")).to_be_visible()
+    expect(_step_heading(gm, 6, "Campaign modules")).to_be_visible()
     _no_horizontal_overflow(gm, "wizard step 6")
     paths = gm.get_by_label("Paths between places")
     expect(paths).not_to_be_checked()
@@ -157,6 +149,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     # --- hideout selection (R1.5) ----------------------------------------------
     gm.goto(base)
     _dashboard_button(gm, "Open hideout selection").click()
+    _confirm(gm, "Open hideout selection?")
     expect(_dashboard_button(gm, "Start the campaign")).to_be_visible()
     expect(gm.get_by_role("alert")).to_have_count(0)
 
@@ -193,9 +186,12 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     expect(round_heading).to_have_text("Round 1 · Preparation")
     for phase in ("Orders", "Battles", "Settlement", "Twilight"):
         _dashboard_button(gm, f"Open {phase}").click()
+        if phase in ("Battles", "Twilight"):  # one-way steps ask first (Twilight: issue 12)
+            _confirm(gm, f"Open {phase}?")
         expect(round_heading).to_have_text(f"Round 1 · {phase}")
         expect(gm.get_by_role("alert")).to_have_count(0)
     _dashboard_button(gm, "End round 1").click()
+    _confirm(gm, "End round 1?")
     expect(round_heading).to_have_text("Round 2 · Preparation")
     expect(_dashboard_button(gm, "Open Orders")).to_be_visible()
 
@@ -217,6 +213,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
         "Round 1: Orders → Battles.",
         "Round 1: Battles → Settlement.",
         "Round 1: Settlement → Twilight.",
+        "Round 1: no place changed hands.",  # End round's summary of captures (R7.6, R11.1)
         "Round 1 ended; round 2 begins with Preparation.",
     ]
     expect(chronicle.get_by_text(expected[-1], exact=True)).to_be_visible()

@@ -6,63 +6,17 @@ import re
 
 from playwright.sync_api import Page, expect
 
-PASSWORD = "correct horse battery"
+from tests.e2e.campaign_setup import (
+    api_player as _api_player, centre as _centre, crumbs as _crumbs, login as _login, marker as _marker,
+    mode as _mode, no_horizontal_overflow as _no_horizontal_overflow, open_sheet as _open_sheet,
+    register as _register, shot as _shot, svg as _svg, tap as _tap, tap_marker as _tap_marker,
+)
+
 CAMPAIGN = "Ashes over Ravenhold"
 GM, ANNA, BORYS = "mapgm", "mapanna", "mapborys"
 
 
 # --- helpers -----------------------------------------------------------------------
-
-
-def _no_horizontal_overflow(page: Page, where: str) -> None:
-    sizes = page.evaluate("[document.documentElement.scrollWidth, window.innerWidth]")
-    assert sizes[0] <= sizes[1] + 1, f"{where} overflows horizontally at 390 px (scrollWidth, innerWidth = {sizes})"
-
-
-def _register(page: Page, nickname: str) -> None:
-    page.goto("/register")
-    page.get_by_label("Nickname").fill(nickname)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Create account").click()
-    expect(page.get_by_role("heading", name="Your campaigns")).to_be_visible()
-
-
-def _api_player(page: Page, nickname: str) -> str:
-    """Registers `nickname` through the JSON API and returns a Bearer token."""
-    response = page.request.post("/api/v1/users", data={"nickname": nickname, "password": PASSWORD})
-    assert response.status == 201, (response.status, response.text())
-    response = page.request.post("/api/v1/auth/tokens", data={"nickname": nickname, "password": PASSWORD})
-    assert response.status == 201, (response.status, response.text())
-    return response.json()["token"]
-
-
-def _login(page: Page, nickname: str) -> None:
-    page.goto("/login")
-    page.get_by_label("Nickname").fill(nickname)
-    page.get_by_label("Password").fill(PASSWORD)
-    page.get_by_role("button", name="Log in").click()
-    expect(page.get_by_role("navigation", name="Main").get_by_role("link", name=nickname)).to_be_visible()
-
-
-def _svg(page: Page):
-    return page.locator("svg#map")
-
-
-def _marker(page: Page, name: str):
-    return page.locator("#map a.pl").filter(has=page.locator("text.n", has_text=re.compile(rf"^{re.escape(name)} ·")))
-
-
-def _centre(locator) -> tuple[float, float]:
-    box = locator.bounding_box()
-    assert box, f"{locator} has no box"
-    return box["x"] + box["width"] / 2, box["y"] + box["height"] / 2
-
-
-def _tap(page: Page, x: float, y: float) -> None:
-    """A finger tap (the contexts have has_touch). Note: a *mouse* click on a marker does
-    nothing in map.js today - pointerdown's svg.setPointerCapture retargets the click to
-    the <svg> - so this test taps as a phone does."""
-    page.touchscreen.tap(x, y)
 
 
 def _touch(page: Page, *fingers: list[tuple[float, float]]) -> None:
@@ -85,18 +39,6 @@ def _touch(page: Page, *fingers: list[tuple[float, float]]) -> None:
 
 def _line(a: tuple[float, float], b: tuple[float, float], steps: int = 8) -> list[tuple[float, float]]:
     return [(a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps) for i in range(steps + 1)]
-
-
-def _tap_marker(page: Page, name: str) -> None:
-    """A tap on the marker's circle (the <a> also spans its label below)."""
-    marker = _marker(page, name)
-    expect(marker).to_have_count(1)
-    marker.scroll_into_view_if_needed()
-    _tap(page, *_centre(marker.locator("circle")))
-
-
-def _mode(page: Page, name: str) -> None:
-    page.get_by_role("toolbar", name="Map tools").get_by_role("radio", name=name, exact=True).check()
 
 
 def _add_place_by_tap(page: Page, fx: float, fy: float, name: str, *, income: int = 0,
@@ -128,20 +70,6 @@ def _add_place_by_tap(page: Page, fx: float, fy: float, name: str, *, income: in
     expect(page.get_by_role("alert")).to_have_count(0)
 
 
-def _open_sheet(page: Page, name: str):
-    _mode_if_gm(page, "View")
-    _tap_marker(page, name)
-    sheet = page.locator("#sheet")
-    expect(sheet.locator("#sheet-h")).to_have_text(re.compile(rf"^(⚑ |⌂ )?{re.escape(name)}$"))
-    return sheet
-
-
-def _mode_if_gm(page: Page, name: str) -> None:
-    radios = page.get_by_role("toolbar", name="Map tools").get_by_role("radio", name=name, exact=True)
-    if radios.count():
-        radios.check()
-
-
 def _give_own_map(page: Page, name: str) -> None:
     sheet = _open_sheet(page, name)
     expect(sheet.get_by_role("link", name="Enter inside")).to_have_count(0)
@@ -157,16 +85,6 @@ def _enter_inside(page: Page, name: str) -> None:
     row = listing.locator("li").filter(has=page.get_by_role("link", name=name, exact=True))
     row.get_by_role("link", name="Enter inside").click()
     expect(page.locator("nav.crumbs a[aria-current=page]")).to_have_text(name)
-
-
-def _crumbs(page: Page):
-    return page.get_by_role("navigation", name="Maps")
-
-
-def _shot(screenshot, page: Page, name: str) -> None:
-    """A full-page screenshot taken from the top, so the sticky header sits where it belongs."""
-    page.evaluate("window.scrollTo(0, 0)")
-    screenshot(page, name)
 
 
 def _view_box(page: Page) -> list[float]:
@@ -330,6 +248,7 @@ def test_e2e_r1_2_r1_3_r9_7_gm_builds_nested_maps_with_paths_and_players_see_own
 
     gm.goto(base)
     gm.get_by_role("button", name="Open hideout selection", exact=True).click()
+    gm.get_by_role("dialog").get_by_role("button", name="Open hideout selection").click()  # asks first
     expect(gm.get_by_role("button", name="Start the campaign", exact=True)).to_be_visible()
     for page, place in ((anna, "Ravenhold"), (borys, "Ember Docks")):
         page.goto(base)

@@ -7,9 +7,12 @@ import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.test_map_flow import _api_player, _login, _marker, _no_horizontal_overflow, _shot, _tap
+from tests.e2e.campaign_setup import (
+    api as _api, api_player as _api_player, gold as _gold, login as _login, marker as _marker,
+    no_horizontal_overflow as _no_horizontal_overflow, pick as _pick, shot as _shot, tab as _tab,
+    tap_marker as _tap_marker,
+)
 
-PASSWORD = "correct horse battery"
 GM, ORK, RIVAL = "wbgm", "wbork", "wbrival"
 CAMPAIGN = "Smoke over Ravenmoor"
 WARBAND = "Da Bonecrushas"
@@ -21,49 +24,16 @@ KUZLO_FEE = 46  # Kuzlo & Madfall: 46 pts x 1 gold per point
 # --- helpers -----------------------------------------------------------------------
 
 
-def _api(page: Page, token: str, method: str, path: str, data: dict | None = None, status: int = 200) -> dict:
-    response = page.request.fetch(f"/api/v1{path}", method=method, data=data,
-                                  headers={"Authorization": f"Bearer {token}"})
-    assert response.status == status, (method, path, response.status, response.text())
-    return response.json() if response.status != 204 else {}
-
-
-def _tab(page: Page, name: str):
-    return page.get_by_role("navigation", name="Campaign").get_by_role("link", name=name, exact=True)
-
-
-def _gold(page: Page) -> int:
-    """The gold badge on the Company or Shop page."""
-    text = page.locator("main .badge.gold").first.inner_text()
-    return int(re.fullmatch(r"\s*(\d+) gold\s*", text).group(1))
-
-
 def _buy(page: Page, model: str) -> None:
     card = page.locator("article.model-card").filter(has=page.get_by_role("heading", name=model, exact=True))
     expect(card).to_have_count(1)
     card.get_by_role("button", name=re.compile(r"^Buy for \d+ gold$")).click()
-    expect(page.get_by_role("status")).to_have_text(f"Bought: {model}.")
+    expect(page.get_by_role("status")).to_have_text(re.compile(rf"^Bought {re.escape(model)} for \d+ gold\.$"))
     expect(page.get_by_role("alert")).to_have_count(0)
-
-
-def _pick(page: Page, model: str):
-    """The builder's checkboxes for `model` (one per company model of that name)."""
-    return page.locator("label.pick-model").filter(
-        has=page.locator("strong", has_text=re.compile(rf"^{re.escape(model)}$"))
-    ).locator("input[type=checkbox]")
 
 
 def _check(page: Page):
     return page.locator("#check")
-
-
-def _tap_marker(page: Page, name: str) -> None:
-    marker = _marker(page, name)
-    expect(marker).to_have_count(1)
-    marker.scroll_into_view_if_needed()
-    box = marker.locator("circle").first.bounding_box()
-    assert box, f"{name}'s marker has no box"
-    _tap(page, box["x"] + box["width"] / 2, box["y"] + box["height"] / 2)
 
 
 # --- the test ----------------------------------------------------------------------
@@ -164,7 +134,7 @@ def test_e2e_r4_1_r4_4_r4_5_player_builds_a_warband_with_a_mercenary_fixes_a_pro
 
     ork.get_by_role("button", name="Save the warband").click()
     expect(ork.get_by_role("heading", name="Warbands", exact=True)).to_be_visible()
-    assert ork.url.endswith(f"{base}/warbands"), ork.url
+    assert re.search(rf"{base}/warbands(#w\d+)?$", ork.url), ork.url
     card = ork.locator("article.card").filter(has=ork.get_by_role("heading", name=WARBAND))
     expect(card).to_have_count(1)
     warband_id = card.get_attribute("id")[1:]
@@ -202,11 +172,13 @@ def test_e2e_r4_1_r4_4_r4_5_player_builds_a_warband_with_a_mercenary_fixes_a_pro
     ork.get_by_role("button", name="Send the warband").click()
 
     expect(ork.get_by_role("heading", name="Warbands", exact=True)).to_be_visible()
-    assert ork.url.endswith(f"{base}/warbands"), ork.url
+    assert re.search(rf"{base}/warbands(#w\d+)?$", ork.url), ork.url
     expect(ork.get_by_role("alert")).to_have_count(0)
     card = ork.locator("article.card").filter(has=ork.get_by_role("heading", name=WARBAND))
     expect(card.locator("p.sent")).to_have_text(f"Sent to {EVENT} · {MILL}")
-    expect(card.get_by_role("button", name="Cancel the order")).to_be_visible()
+    # R4.6: a sent warband is final for its owner; only the GM undoes an order.
+    expect(card.get_by_role("button", name="Cancel the order")).to_have_count(0)
+    expect(card).to_contain_text("ask the game master to undo the order")
     _no_horizontal_overflow(ork, "the warbands list with a sent warband")
     _shot(screenshot, ork, "warbands-sent")
 

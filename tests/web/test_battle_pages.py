@@ -13,7 +13,7 @@ def test_r6_5_r6_8_result_from_the_dashboard_in_two_taps_then_confirmed(client, 
     assert f'href="/campaigns/{cid}/battles/{bid}#result"' in dashboard and "Enter the result" in dashboard
     page = a.get(f"/campaigns/{cid}/battles/{bid}").text
     assert "Krusher" in page and "Veteran Sergeant" in page and "player0 won" in page and "Draw" in page
-    assert post(a, f"/campaigns/{cid}/battles/{bid}/result", {"winner_one": str(anna["player_id"])}).status_code == 303
+    assert post(a, f"/campaigns/{cid}/battles/{bid}/result", {"winner_one": str(anna["player_id"]), "confirm": "1"}).status_code == 303
     assert "Confirm the result" in b.get(f"/campaigns/{cid}").text
     assert "Confirm the result" not in a.get(f"/campaigns/{cid}").text
     assert post(b, f"/campaigns/{cid}/battles/{bid}/confirm").status_code == 303
@@ -30,7 +30,7 @@ def test_r6_8_dispute_and_gm_decision_through_pages(client, make_client):
     a, g = make_client(), make_client()
     login(a, "player0")
     login(g, "gamemaster")
-    assert post(a, f"/campaigns/{cid}/battles/{bid}/result", {"draw": "1"}).status_code == 303
+    assert post(a, f"/campaigns/{cid}/battles/{bid}/result", {"draw": "1", "confirm": "1"}).status_code == 303
     bad = post(a, f"/campaigns/{cid}/battles/{bid}/dispute", {"reason": ""})
     assert bad.status_code == 422
     assert post(a, f"/campaigns/{cid}/battles/{bid}/dispute", {"reason": "Wrong table"}).status_code == 303

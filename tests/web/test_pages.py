@@ -138,14 +138,16 @@ def test_r1_4_r1_5_r2_1_invite_accept_claim_start_and_phases_through_pages(clien
     assert r.status_code == 422 and "There is no user with the nickname nobody." in r.text
     for nick in ("anna", "borys"):
         r = post(gm_browser, f"/campaigns/{cid}/invitations", {"nickname": nick})
-        assert r.status_code == 200 and f"{nick} is invited." in r.text
+        assert r.status_code == 303 and f"{nick} is invited." in gm_browser.get(r.headers["location"]).text
     home = anna_browser.get("/").text
     assert "Invitations" in home and "Web" in home
     assert post(anna_browser, f"/campaigns/{cid}/invitation/accept").headers["location"] == f"/campaigns/{cid}"
     gm_browser.post(f"/api/v1/campaigns/{cid}/invitations/accept", headers=borys)
     r = post(gm_browser, f"/campaigns/{cid}/status", {"status": "running"})
     assert r.status_code == 409 and "cannot go from Setup to Running" in r.text
-    assert post(gm_browser, f"/campaigns/{cid}/status", {"status": "hideouts"}).status_code == 303
+    # Opening hideout selection closes the roster: the page asks first (confirm=1 answers).
+    assert "Open hideout selection?" in post(gm_browser, f"/campaigns/{cid}/status", {"status": "hideouts"}).text
+    assert post(gm_browser, f"/campaigns/{cid}/status", {"status": "hideouts", "confirm": "1"}).status_code == 303
     page = anna_browser.get(f"/campaigns/{cid}").text
     assert "Choose your hideout" in page and page.count(">Claim<") == 3
     place_id = int(page.split('name="place_id" value="')[1].split('"')[0])
@@ -157,11 +159,11 @@ def test_r1_4_r1_5_r2_1_invite_accept_claim_start_and_phases_through_pages(clien
     assert "Round 1" in gm_browser.get(f"/campaigns/{cid}").text
     assert post(anna_browser, f"/campaigns/{cid}/phase", {"phase": "orders"}).status_code == 403
     for phase in ("orders", "battles", "settlement", "twilight"):
-        assert post(gm_browser, f"/campaigns/{cid}/phase", {"phase": phase}).status_code == 303
+        assert post(gm_browser, f"/campaigns/{cid}/phase", {"phase": phase, "confirm": "1"}).status_code == 303
     page = gm_browser.get(f"/campaigns/{cid}").text
     assert "End round 1" in page
-    assert post(gm_browser, f"/campaigns/{cid}/end-round", {"round": "1"}).status_code == 303
-    stale = post(gm_browser, f"/campaigns/{cid}/end-round", {"round": "1"})
+    assert post(gm_browser, f"/campaigns/{cid}/end-round", {"round": "1", "confirm": "1"}).status_code == 303
+    stale = post(gm_browser, f"/campaigns/{cid}/end-round", {"round": "1"})  # refused before any confirm step
     assert stale.status_code == 409 and "Round 1 cannot be ended" in stale.text
     chronicle = anna_browser.get(f"/campaigns/{cid}/chronicle").text
     assert "Round 1 ended" in chronicle
@@ -243,7 +245,7 @@ def test_password_change_logs_out_other_sessions(client, make_client):
     assert r.status_code == 422 and "current password is wrong" in r.text
     assert other.get("/account", follow_redirects=False).status_code == 200
     r = post(client, "/account/password", {"current": "correct horse battery", "new": "another password"}, token_from="/account")
-    assert r.status_code == 200 and "other sessions were logged out" in r.text
+    assert r.status_code == 303 and "other sessions were logged out" in client.get(r.headers["location"]).text
     assert other.get("/account", follow_redirects=False).status_code == 303
     assert client.get("/account").status_code == 200
     login(other, "anna", "another password")
@@ -252,9 +254,12 @@ def test_password_change_logs_out_other_sessions(client, make_client):
 def test_account_api_tokens_created_and_revoked_from_the_page(client):
     register(client, "anna")
     r = post(client, "/account/tokens", {"name": "club-bot"}, token_from="/account")
-    token = r.text.split("<code")[1].split(">")[1].split("<")[0]
+    assert r.status_code == 303
+    page = client.get(r.headers["location"]).text
+    token = page.split("<code")[1].split(">")[1].split("<")[0]
     headers = {"Authorization": f"Bearer {token}"}
     assert client.get("/api/v1/me", headers=headers).status_code == 200
-    token_id = r.text.split("/account/tokens/")[1].split("/")[0]
+    assert token not in client.get("/account").text  # shown once only
+    token_id = page.split("/account/tokens/")[1].split("/")[0]
     assert post(client, f"/account/tokens/{token_id}/revoke", {}, token_from="/account").status_code == 303
     assert client.get("/api/v1/me", headers=headers).status_code == 401
