@@ -44,8 +44,9 @@ DEFAULT_GUILD = {
     "request_fee": 5,
     "entry_fee": 10,
 }
-# Settings fixed once the campaign is running (R9.1).
-LOCKED_WHEN_RUNNING = ("modules", "guild", "alliance_fee")
+# Settings fixed once the campaign is running (R9.1; manual ch. 9: modules, guild amounts and
+# the battle limit — not the mission-alliance fee).
+LOCKED_WHEN_RUNNING = ("modules", "guild")
 
 # Each lifecycle move the GM may make, and the status it needs.
 STATUS_MOVES = {("setup", "hideouts"), ("hideouts", "running"), ("running", "finished")}
@@ -155,7 +156,7 @@ def normalize_modules(current: dict, changes: dict) -> dict:
             if value is not None and (isinstance(value, bool) or not isinstance(value, int) or value < 3):
                 raise DomainError("battle_size_limit_invalid")
             modules[key] = value
-        elif key in MODULE_KEYS:
+        elif key in MODULE_KEYS and value is not None:  # null keeps the setting (API.md: a PATCH changes what it names)
             modules[key] = bool(value)
     return modules
 
@@ -163,6 +164,8 @@ def normalize_modules(current: dict, changes: dict) -> dict:
 def normalize_guild(current: dict, changes: dict) -> dict:
     guild = {**DEFAULT_GUILD, **current}
     for key, value in changes.items():
+        if value is None:  # null keeps the setting
+            continue
         if key == "term":
             if value not in GUILD_TERMS:
                 raise DomainError("guild_term_invalid", choices=", ".join(GUILD_TERMS))
@@ -190,12 +193,14 @@ ADVICE_TEXTS = {
     "gm_open_hideouts": N_("When everybody has joined, close the roster and open hideout selection."),
     "gm_wait_hideouts": N_("Wait until every player has chosen a hideout, then start the campaign."),
     "gm_start": N_("Every player holds a hideout: start the campaign."),
+    "gm_paths_missing": N_("Paths are on, but %(places)s join no path: a warband there could go nowhere else. Draw paths in the map editor."),
     "gm_preparation": N_("Add events to places, then open Orders."),
     "gm_orders": N_("Players are sending warbands. Open Battles when all orders are in."),
     "gm_battles": N_("Battles are being played. Open Settlement when the results are in."),
     "gm_settlement": N_("Players settle their battles. Open Twilight when they are done."),
     "gm_twilight": N_("Check who takes which place, then end the round."),
     "player_wait_setup": N_("The game master is preparing the campaign. Hideout selection comes next."),
+    "player_shop_open": N_("The shop is already open: choose your faction, buy models and confirm your company."),
     "player_choose_hideout": N_("Choose your hideout: claim a free place with the ⚑ flag."),
     "player_wait_hideouts": N_("Your hideout is chosen. Waiting for the others and for the game master to start."),
     "player_preparation": N_("Buy models and items, and build your warbands."),
@@ -209,20 +214,23 @@ ADVICE_TEXTS = {
 
 def advice(
     *, status: str, phase: str | None, is_gm: bool, setup_complete: bool, wizard_step: int,
-    players: int, flagged_places: int, has_hideout: bool, all_have_hideouts: bool,
+    players: int, flagged_places: int, has_hideout: bool, all_have_hideouts: bool, pathless: tuple[str, ...] = (),
+    is_player: bool = False,
 ) -> list[tuple[str, dict]]:
     """What the viewer should do next, as (text key, parameters)."""
     if status == "finished":
         return [("finished", {})]
+    warning = [("gm_paths_missing", {"places": ", ".join(pathless)})] if is_gm and pathless else []
     if status == "running":
-        return [(("gm_" if is_gm else "player_") + (phase or "preparation"), {})]
+        return [(("gm_" if is_gm else "player_") + (phase or "preparation"), {})] + warning
     if not is_gm:
+        shop = [("player_shop_open", {})] if is_player and shop_open(status, phase) else []
         if status == "setup":
-            return [("player_wait_setup", {})]
-        return [("player_wait_hideouts" if has_hideout else "player_choose_hideout", {})]
+            return [("player_wait_setup", {})] + shop
+        return [("player_wait_hideouts" if has_hideout else "player_choose_hideout", {})] + shop
     if status == "hideouts":
-        return [("gm_start" if all_have_hideouts else "gm_wait_hideouts", {})]
-    items: list[tuple[str, dict]] = []
+        return [("gm_start" if all_have_hideouts else "gm_wait_hideouts", {})] + warning
+    items: list[tuple[str, dict]] = list(warning)
     if not setup_complete:
         items.append(("gm_finish_setup", {"step": wizard_step}))
     if flagged_places < max(players, MIN_PLAYERS):

@@ -1,17 +1,25 @@
-"""Names shown to people: modules, and the guild word of R8.2 (one helper for all texts)."""
+"""Names shown to people: modules, and the guild word of R8.2 — one function, `words`, gives
+every text of a campaign its guild and mission-alliance words.
+
+Polish declines nouns, so a text may need "kartelu" where English says "cartel": the words
+come in four forms (one, of one, many, of many), each a gettext message with a grammatical
+context, and texts name the form they need (`%(guild_of)s`, `%(Guilds)s` …).
+"""
 from __future__ import annotations
 
 from app.core.errors import N_
 
 MODULE_NAMES = {
-    "guilds": N_("Guilds"),
-    "mission_alliances": N_("Mission alliances"),
-    "letters": N_("Letters"),
+    "guilds": N_("%(Guilds)s"),
+    "mission_alliances": N_("%(Alliances)s"),
+    "letters": N_("Messages"),
     "gold_transfers": N_("Gold transfers"),
     "multi_band_battles": N_("Multi-band battles"),
     "paths": N_("Paths between places"),
     "movement": N_("Warband movement"),
 }
+GUILD_TERMS = ("guild", "consortium", "group", "brotherhood", "cartel", "alliance")
+# term -> (one, many); the forms "of one" and "of many" are the same English words with a context.
 GUILD_WORDS = {
     "guild": (N_("guild"), N_("guilds")),
     "consortium": (N_("consortium"), N_("consortia")),
@@ -20,16 +28,55 @@ GUILD_WORDS = {
     "cartel": (N_("cartel"), N_("cartels")),
     "alliance": (N_("alliance"), N_("alliances")),
 }
+MISSION_WORDS = (N_("mission alliance"), N_("mission alliances"))
+PACT_WORDS = (N_("pact"), N_("pacts"))
+OF = "genitive"  # the msgctxt of the "of one" / "of many" forms
 
 
-def guild_word(term: str, gettext, *, plural: bool = False, capital: bool = False) -> str:
-    singular, many = GUILD_WORDS.get(term, GUILD_WORDS["guild"])
-    word = gettext(many if plural else singular)
-    return word[:1].upper() + word[1:] if capital else word
+def _forms(prefix: str, one: str, many: str, translations) -> dict[str, str]:
+    gettext = translations.gettext
+    forms = {
+        prefix: gettext(one),
+        f"{prefix}_of": translations.pgettext(OF, one),
+        f"{prefix}s": gettext(many),
+        f"{prefix}s_of": translations.pgettext(OF, many),
+    }
+    forms.update({k[:1].upper() + k[1:]: v[:1].upper() + v[1:] for k, v in list(forms.items())})
+    return forms
 
 
-def mission_alliance_word(term: str, gettext, *, plural: bool = False) -> str:
-    """With "alliance" as the guild word, mission alliances are called pacts (R8.2)."""
-    if term == "alliance":
-        return gettext(N_("pacts") if plural else N_("pact"))
-    return gettext(N_("mission alliances") if plural else N_("mission alliance"))
+def words(term: str | None, translations) -> dict[str, str]:
+    """The guild word (R8.2) and the mission-alliance word ("pact" with "alliance") in every
+    form, for `text % words(...)` in the reader's language."""
+    term = term if term in GUILD_WORDS else "guild"
+    one, many = GUILD_WORDS[term]
+    mission_one, mission_many = PACT_WORDS if term == "alliance" else MISSION_WORDS
+    return {**_forms("guild", one, many, translations), **_forms("alliance", mission_one, mission_many, translations)}
+
+
+def campaign_text(message: str, term: str | None, translations) -> str:
+    """A message that may name guilds or mission alliances, in this campaign's words."""
+    return translations.gettext(message) % words(term, translations)
+
+
+def template_words(context: dict) -> dict:
+    """Template hook: pages of a campaign get its words as `words`."""
+    campaign = context.get("campaign")
+    guild = getattr(campaign, "guild", None) or {}
+    translations = context["translations"]
+    return {"words": words(guild.get("term") if isinstance(guild, dict) else None, translations),
+            "term_names": {term: words(term, translations)["Guild"] for term in GUILD_TERMS}}
+
+
+def NP_(context: str, message: str) -> str:
+    """Marks a message with a context for extraction (babel.cfg: `NP_:1c,2`)."""
+    return message
+
+
+# The "of one" / "of many" forms, listed for the extractor; `words` looks them up by context.
+GENITIVES = (
+    NP_("genitive", "guild"), NP_("genitive", "guilds"), NP_("genitive", "consortium"), NP_("genitive", "consortia"),
+    NP_("genitive", "group"), NP_("genitive", "groups"), NP_("genitive", "brotherhood"), NP_("genitive", "brotherhoods"),
+    NP_("genitive", "cartel"), NP_("genitive", "cartels"), NP_("genitive", "alliance"), NP_("genitive", "alliances"),
+    NP_("genitive", "mission alliance"), NP_("genitive", "mission alliances"), NP_("genitive", "pact"), NP_("genitive", "pacts"),
+)

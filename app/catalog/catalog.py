@@ -71,6 +71,12 @@ class ItemData(BaseModel):
     notes: str = ""
 
 
+class ScenarioText(BaseModel):
+    model_config = ConfigDict(extra="forbid", frozen=True)
+    name: str = Field(min_length=1, max_length=120)
+    notes: str = ""
+
+
 class ScenarioData(BaseModel):
     model_config = ConfigDict(extra="forbid", frozen=True)
     key: str = Field(pattern=KEY_PATTERN)
@@ -79,6 +85,15 @@ class ScenarioData(BaseModel):
     max_warbands: int | None = Field(default=None, ge=2, le=40)  # None: no upper bound
     roles: Literal["attacker_defender", "none"] = "none"
     notes: str = ""
+    i18n: dict[Literal["pl"], ScenarioText] = Field(default_factory=dict)  # name and notes in other languages
+
+    def name_in(self, locale: str) -> str:
+        text = self.i18n.get(locale)
+        return text.name if text else self.name
+
+    def notes_in(self, locale: str) -> str:
+        text = self.i18n.get(locale)
+        return text.notes if text and text.notes else self.notes
 
 
 class CatalogFile(BaseModel):
@@ -136,9 +151,6 @@ class Catalog:
 
     def faction_profiles(self, faction: str) -> list[ProfileData]:
         return sorted((p for p in self.profiles.values() if p.faction == faction), key=lambda p: (p.points, p.name))
-
-    def profile(self, key: str) -> ProfileData | None:
-        return self.profiles.get(key) or self.mercenaries.get(key)
 
 
 def read_file(path: Path) -> CatalogFile:

@@ -6,7 +6,12 @@ from fastapi import APIRouter, Request
 from app.accounts.deps import PageUser
 from app.catalog.deps import CatalogDep
 from app.core.errors import DomainError
-from app.core.templating import render
+from app.catalog import names
+from app.catalog.catalog import STATS
+from app.core.templating import add_globals, render
+
+add_globals(TYPE_NAMES=names.TYPE_NAMES, SLOT_NAMES=names.SLOT_NAMES, RARITY_NAMES=names.RARITY_NAMES,
+            ALIGNMENT_NAMES=names.ALIGNMENT_NAMES, STAT_KEYS=STATS, MODEL_STATUS_NAMES=names.MODEL_STATUS_NAMES)
 
 router = APIRouter()
 

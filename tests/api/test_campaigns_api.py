@@ -50,11 +50,14 @@ def test_r1_1_patch_saves_a_draft_step_by_step(client):
 def test_r9_1_modules_guild_amounts_and_battle_limit_are_fixed_once_running(client):
     gm, cid, _players, _places = running_campaign(client)
     for body in ({"modules": {"guilds": False}}, {"modules": {"battle_size_limit": 5}},
-                 {"guild": {"level_cost": 99}}, {"alliance_fee": 99}):
+                 {"guild": {"level_cost": 99}}):
         r = client.patch(f"/api/v1/campaigns/{cid}", json=body, headers=gm)
         assert r.status_code == 409 and error_code(r) == "settings_locked", body
     after = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()
     assert after["modules"]["guilds"] is True and after["guild"]["level_cost"] == 50 and after["settings"]["alliance_fee"] == 10
+    # Manual ch. 9 fixes modules, guild amounts and the battle limit only: the alliance fee may change.
+    r = client.patch(f"/api/v1/campaigns/{cid}", json={"alliance_fee": 15}, headers=gm)
+    assert r.status_code == 200 and r.json()["settings"]["alliance_fee"] == 15
     # Other settings stay editable, and sending the unchanged modules is not a change.
     r = client.patch(f"/api/v1/campaigns/{cid}", json={"story": "New chapter", "modules": {"guilds": True}}, headers=gm)
     assert r.status_code == 200 and r.json()["story"] == "New chapter"
