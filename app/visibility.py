@@ -7,11 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import or_
 from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Invitation, Player
 from app.core.errors import DomainError
+from app.settlement.models import Ransom, Settlement
+from app.warbands.models import Order
 
 
 @dataclass
@@ -76,8 +79,9 @@ PUBLIC_ORDER_PHASES = ("battles", "settlement", "twilight")
 
 
 def orders_public(campaign: Campaign, round_: int) -> bool:
-    """R4.7, R11.2: a round's orders are secret until its Battles begin."""
-    if round_ < campaign.round or campaign.status == "finished":
+    """R4.7, R11.2: a round's orders are secret until its Battles begin — also when the
+    campaign was finished before they did (the round keeps the phase it stopped in)."""
+    if round_ < campaign.round:
         return True
     return round_ == campaign.round and campaign.phase in PUBLIC_ORDER_PHASES
 
@@ -85,14 +89,54 @@ def orders_public(campaign: Campaign, round_: int) -> bool:
 def visible_orders(session: Session, viewer: Viewer, round_: int):
     """The orders of a round that this viewer may see: all of them for the GM or once
     public, otherwise the viewer's own (none for anybody else)."""
-    from app.warbands.models import Order
-
     query = select(Order).where(Order.campaign_id == viewer.campaign.id, Order.round == round_).order_by(Order.id)
     if not (viewer.is_gm or orders_public(viewer.campaign, round_)):
         if viewer.player is None:
             return []
         query = query.where(Order.player_id == viewer.player.id)
     return list(session.exec(query).all())
+
+
+def may_see_settlement(viewer: Viewer, owner_player_id: int) -> bool:
+    """R11.2 (issue 12): a settlement — its injuries, rolls and ransom — is seen by the
+    warband's owner and the GM; anybody else is told it does not exist."""
+    return viewer.is_gm or (viewer.player is not None and viewer.player.id == owner_player_id)
+
+
+def visible_settlements(session: Session, viewer: Viewer, round_: int):
+    """The settlements of a round that this viewer may see: all for the GM, own for a player."""
+    query = select(Settlement).where(Settlement.campaign_id == viewer.campaign.id, Settlement.round == round_)
+    if not viewer.is_gm:
+        if viewer.player is None:
+            return []
+        query = query.where(Settlement.player_id == viewer.player.id)
+    return list(session.exec(query.order_by(Settlement.id)).all())
+
+
+def visible_ransoms(session: Session, viewer: Viewer, *, lock: bool = False, ransom_id: int | None = None):
+    """Ransoms are seen by the prisoner's owner, its captor and the GM (V12, R11.2)."""
+    query = select(Ransom).where(Ransom.campaign_id == viewer.campaign.id)
+    if ransom_id is not None:
+        query = query.where(Ransom.id == ransom_id)
+    if not viewer.is_gm:
+        if viewer.player is None:
+            return []
+        query = query.where(or_(Ransom.owner_player_id == viewer.player.id, Ransom.captor_player_id == viewer.player.id))
+    if lock:
+        query = query.with_for_update()
+    return list(session.exec(query.order_by(Ransom.id)).all())
+
+
+def private_owner(viewer: Viewer, player_id: int | None) -> int:
+    """Whose company, gold or ledger this viewer asks for (R11.2): their own, or — for the GM
+    only — any player's. Anybody else is told nothing (404)."""
+    if player_id is None:
+        if viewer.player is None:
+            raise DomainError("player_id_required" if viewer.is_gm else "not_found")
+        return viewer.player.id
+    if not viewer.may_see_gold_of(player_id):
+        raise DomainError("not_found")
+    return player_id
 
 
 def gm_viewer(session: Session, user: User, campaign_id: int) -> Viewer:

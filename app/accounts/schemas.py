@@ -1,12 +1,23 @@
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, Field
+
+from app.core.i18n import LOCALES
+from app.core.types import Name
+
+# The service checks nicknames, passwords and languages with its own error codes; the
+# schema documents the same limits so that clients (and schemathesis) know them.
+NICKNAME_DOC = {"pattern": r"^[A-Za-z0-9ĄĆĘŁŃÓŚŹŻąćęłńóśźż._-]{3,32}$", "minLength": 3, "maxLength": 32}
+PASSWORD_DOC = {"minLength": 8, "maxLength": 256}
+LOCALE_DOC = {"enum": ["en", "pl", None]}
 
 
 class RegisterIn(BaseModel):
-    nickname: str = Field(max_length=64)
-    password: str = Field(max_length=1024)
-    locale: str | None = Field(default=None, max_length=8)
+    nickname: str = Field(max_length=64, json_schema_extra=NICKNAME_DOC)
+    password: str = Field(max_length=1024, json_schema_extra=PASSWORD_DOC)
+    locale: str | None = Field(default=None, max_length=8, json_schema_extra=LOCALE_DOC)
 
 
 class UserOut(BaseModel):
@@ -48,4 +59,33 @@ class MeOut(BaseModel):
 
 
 class MePatch(BaseModel):
-    locale: str | None = Field(default=None, max_length=8)
+    locale: str | None = Field(default=None, max_length=8, json_schema_extra=LOCALE_DOC)
+
+
+# --- page forms: the API's limits; the service's rules (nickname letters, password length)
+# are checked after them, each problem next to its field -------------------------------
+
+
+class LoginForm(BaseModel):
+    """The login page: the API's TokenIn without the token's name."""
+    nickname: Name(64)
+    password: str = Field(min_length=1, max_length=1024)
+
+
+class RegisterForm(RegisterIn):
+    """The register page: the API's RegisterIn; a blank nickname is a missing one."""
+    nickname: Name(64)
+
+
+class PasswordChangeForm(BaseModel):
+    current: str = Field(min_length=1, max_length=1024)
+    new: str = Field(max_length=1024)
+
+
+class TokenNameForm(BaseModel):
+    """A new API token's name (the API's TokenIn.name); blank is "API"."""
+    name: str | None = Field(default=None, max_length=80)
+
+
+class LanguageForm(BaseModel):
+    locale: Literal[LOCALES]

@@ -1,66 +1,15 @@
 from __future__ import annotations
 
-from math import ceil
 
 from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
 
 from app.accounts.deps import ApiUser, SessionDep
 from app.battles import service
+from app.core.types import PathId, QueryRound
 from app.visibility import viewer_for
+from app.battles.schemas import BattleOut, BattlePage, BattleWarbandOut, DisputeIn, SideOut, WinnersIn
 
 router = APIRouter(tags=["battles"])
-
-
-class BattleWarbandOut(BaseModel):
-    id: int
-    player_id: int
-    name: str
-    points: int
-    roster: list[dict]
-    underdog_dice: int
-    bonus_points: int
-
-
-class SideOut(BaseModel):
-    side: int
-    player_ids: list[int]
-    warbands: list[BattleWarbandOut]
-    role: str | None
-
-
-class BattleOut(BaseModel):
-    id: int
-    round: int
-    place_id: int
-    event_id: int | None
-    scenario: str | None
-    other_mission: str | None
-    roles: bool
-    beacon_hint: bool
-    notes: str
-    status: str
-    seed: int
-    sides: list[SideOut]
-    winners: list[int]
-    reported_by_player_id: int | None
-    confirmed_by: list[int]
-    dispute_reason: str
-
-
-class BattlePage(BaseModel):
-    items: list[BattleOut]
-    page: int
-    pages: int
-    total: int
-
-
-class WinnersIn(BaseModel):
-    winner_player_ids: list[int] = Field(default_factory=list, max_length=40)
-
-
-class DisputeIn(BaseModel):
-    reason: str = Field(max_length=2000)
 
 
 def battle_out(view: service.BattleView) -> BattleOut:
@@ -78,16 +27,15 @@ def battle_out(view: service.BattleView) -> BattleOut:
 
 
 @router.get("/campaigns/{cid}/battles", response_model=BattlePage)
-def list_battles(cid: int, user: ApiUser, session: SessionDep, round: int | None = Query(None, ge=0),
+def list_battles(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound(),
                  page: int = Query(1, ge=1, le=100_000), per_page: int = Query(50, ge=1, le=200)):
     viewer = viewer_for(session, user, cid)
-    views = service.battles_of(session, viewer.campaign, round)
-    chunk = views[(page - 1) * per_page: page * per_page]
-    return BattlePage(items=[battle_out(v) for v in chunk], page=page, pages=max(1, ceil(len(views) / per_page)), total=len(views))
+    found = service.battle_page(session, viewer.campaign, round, page=page, per_page=per_page)
+    return BattlePage(items=[battle_out(v) for v in found.items], page=found.page, pages=found.pages, total=found.total)
 
 
 @router.get("/campaigns/{cid}/battles/{bid}", response_model=BattleOut)
-def get_battle(cid: int, bid: int, user: ApiUser, session: SessionDep):
+def get_battle(cid: PathId, bid: PathId, user: ApiUser, session: SessionDep):
     return battle_out(service.battle(session, actor=user, campaign_id=cid, battle_id=bid)[1])
 
 
@@ -96,24 +44,24 @@ def _after(session, user, cid, bid) -> BattleOut:
 
 
 @router.post("/campaigns/{cid}/battles/{bid}/result", response_model=BattleOut)
-def result(cid: int, bid: int, body: WinnersIn, user: ApiUser, session: SessionDep):
+def result(cid: PathId, bid: PathId, body: WinnersIn, user: ApiUser, session: SessionDep):
     service.report(session, actor=user, campaign_id=cid, battle_id=bid, winners=body.winner_player_ids)
     return _after(session, user, cid, bid)
 
 
 @router.post("/campaigns/{cid}/battles/{bid}/confirm", response_model=BattleOut)
-def confirm(cid: int, bid: int, user: ApiUser, session: SessionDep):
+def confirm(cid: PathId, bid: PathId, user: ApiUser, session: SessionDep):
     service.confirm(session, actor=user, campaign_id=cid, battle_id=bid)
     return _after(session, user, cid, bid)
 
 
 @router.post("/campaigns/{cid}/battles/{bid}/dispute", response_model=BattleOut)
-def dispute(cid: int, bid: int, body: DisputeIn, user: ApiUser, session: SessionDep):
+def dispute(cid: PathId, bid: PathId, body: DisputeIn, user: ApiUser, session: SessionDep):
     service.dispute(session, actor=user, campaign_id=cid, battle_id=bid, reason=body.reason)
     return _after(session, user, cid, bid)
 
 
 @router.post("/campaigns/{cid}/battles/{bid}/resolve", response_model=BattleOut)
-def resolve(cid: int, bid: int, body: WinnersIn, user: ApiUser, session: SessionDep):
+def resolve(cid: PathId, bid: PathId, body: WinnersIn, user: ApiUser, session: SessionDep):
     service.resolve(session, actor=user, campaign_id=cid, battle_id=bid, winners=body.winner_player_ids)
     return _after(session, user, cid, bid)

@@ -2,19 +2,17 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.core.types import PathId
 from app.accounts.deps import ApiUser, SessionDep
-from app.campaigns import service
-from app.catalog.deps import CatalogDep
+from app.campaigns import house_rules, service
 from app.campaigns.models import Campaign
 from app.campaigns.schemas import (
     CampaignCreate,
     CampaignOut,
     CampaignPatch,
-    EndRoundIn,
     HideoutIn,
     InvitationOut,
     InviteIn,
-    PhaseIn,
     PlayerOut,
     StatusIn,
 )
@@ -25,9 +23,8 @@ router = APIRouter(tags=["campaigns"])
 
 def _players(session, campaign_id: int, viewer=None) -> list[PlayerOut]:
     return [
-        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at,
-                  gold=p.gold if viewer is not None and viewer.may_see_gold_of(p.player_id) else None)
-        for p in service.players(session, campaign_id)
+        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at, gold=p.gold)
+        for p in service.players(session, campaign_id, viewer)
     ]
 
 
@@ -43,6 +40,7 @@ def campaign_out(session, campaign: Campaign, viewer=None) -> CampaignOut:
         settings=service.settings_dict(campaign),
         modules=campaign.modules,
         guild=campaign.guild,
+        settlement_rules=house_rules.of(campaign.settlement_rules),
         players=_players(session, campaign.id, viewer),
         setup_complete=campaign.setup_complete,
         wizard_step=campaign.wizard_step,
@@ -56,64 +54,55 @@ def create(body: CampaignCreate, user: ApiUser, session: SessionDep):
 
 
 @router.get("/campaigns/{cid}", response_model=CampaignOut)
-def get(cid: int, user: ApiUser, session: SessionDep):
+def get(cid: PathId, user: ApiUser, session: SessionDep):
     viewer = viewer_for(session, user, cid, invitee_ok=True)
     return campaign_out(session, viewer.campaign, viewer)
 
 
 @router.patch("/campaigns/{cid}", response_model=CampaignOut)
-def patch(cid: int, body: CampaignPatch, user: ApiUser, session: SessionDep):
+def patch(cid: PathId, body: CampaignPatch, user: ApiUser, session: SessionDep):
     campaign = service.update_settings(session, actor=user, campaign_id=cid, changes=body.model_dump(exclude_unset=True))
     return campaign_out(session, campaign)
 
 
 @router.post("/campaigns/{cid}/invitations", status_code=201, response_model=InvitationOut)
-def invite(cid: int, body: InviteIn, user: ApiUser, session: SessionDep):
+def invite(cid: PathId, body: InviteIn, user: ApiUser, session: SessionDep):
     service.invite(session, actor=user, campaign_id=cid, nickname=body.nickname)
     return InvitationOut(nickname=body.nickname.strip(), status="pending")
 
 
 @router.get("/campaigns/{cid}/invitations", response_model=list[InvitationOut])
-def list_invitations(cid: int, user: ApiUser, session: SessionDep):
+def list_invitations(cid: PathId, user: ApiUser, session: SessionDep):
     require_gm(viewer_for(session, user, cid))
     return [InvitationOut(nickname=n, status=s) for n, s in service.invitations(session, cid)]
 
 
 @router.post("/campaigns/{cid}/invitations/accept", response_model=PlayerOut)
-def accept(cid: int, user: ApiUser, session: SessionDep):
+def accept(cid: PathId, user: ApiUser, session: SessionDep):
     player = service.accept_invitation(session, actor=user, campaign_id=cid)
     return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == player.id)
 
 
 @router.post("/campaigns/{cid}/invitations/decline", status_code=204)
-def decline(cid: int, user: ApiUser, session: SessionDep):
+def decline(cid: PathId, user: ApiUser, session: SessionDep):
     service.decline_invitation(session, actor=user, campaign_id=cid)
 
 
 @router.post("/campaigns/{cid}/status", response_model=CampaignOut)
-def status(cid: int, body: StatusIn, user: ApiUser, session: SessionDep):
+def status(cid: PathId, body: StatusIn, user: ApiUser, session: SessionDep):
     campaign = service.set_status(session, actor=user, campaign_id=cid, target=body.status)
     return campaign_out(session, campaign)
 
 
 @router.post("/campaigns/{cid}/hideouts", status_code=201, response_model=PlayerOut)
-def claim(cid: int, body: HideoutIn, user: ApiUser, session: SessionDep):
+def claim(cid: PathId, body: HideoutIn, user: ApiUser, session: SessionDep):
     hideout = service.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
     return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == hideout.player_id)
 
 
-@router.post("/campaigns/{cid}/phase", response_model=CampaignOut)
-def phase(cid: int, body: PhaseIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    campaign = service.set_phase(session, actor=user, campaign_id=cid, phase=body.phase, catalog=catalog)
-    return campaign_out(session, campaign)
-
-
-@router.post("/campaigns/{cid}/end-round", response_model=CampaignOut)
-def end_round(cid: int, body: EndRoundIn, user: ApiUser, session: SessionDep):
-    campaign = service.end_round(session, actor=user, campaign_id=cid, round_=body.round)
-    return campaign_out(session, campaign)
+# POST /campaigns/{cid}/phase and /end-round: the round's flow, in app/rounds/api.py.
 
 
 @router.get("/campaigns/{cid}/players", response_model=list[PlayerOut])
-def players(cid: int, user: ApiUser, session: SessionDep):
+def players(cid: PathId, user: ApiUser, session: SessionDep):
     return _players(session, cid, viewer_for(session, user, cid))

@@ -6,50 +6,93 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.campaigns.house_rules import MAX_DIE, MIN_DIE
+from app.core.types import Flag, Id, Int, Money, Name
+
 GuildTerm = Literal["guild", "consortium", "group", "brotherhood", "cartel", "alliance"]
-Money = Field(default=None, ge=0, le=1_000_000)
 
 
 class ModulesIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    guilds: bool | None = None
-    mission_alliances: bool | None = None
-    letters: bool | None = None
-    gold_transfers: bool | None = None
-    multi_band_battles: bool | None = None
-    battle_size_limit: int | None = Field(default=None, ge=3, le=40)
-    paths: bool | None = None
-    movement: bool | None = None
+    guilds: Flag | None = None
+    mission_alliances: Flag | None = None
+    letters: Flag | None = None
+    gold_transfers: Flag | None = None
+    multi_band_battles: Flag | None = None
+    battle_size_limit: Int(3, 40) | None = None
+    paths: Flag | None = None
+    movement: Flag | None = None
 
 
 class GuildIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     term: GuildTerm | None = None
-    level_cost: int | None = Money
-    level_income: int | None = Money
-    max_level: int | None = Field(default=None, ge=1, le=20)
-    request_fee: int | None = Money
-    entry_fee: int | None = Money
+    level_cost: Money | None = None
+    level_income: Money | None = None
+    max_level: Int(1, 20) | None = None
+    request_fee: Money | None = None
+    entry_fee: Money | None = None
+
+
+class CasualtyFaceIn(BaseModel):
+    """One face of the casualty die (V12): what it means, and whether a dead model's items
+    are lost with it."""
+
+    model_config = ConfigDict(extra="forbid")
+    result: Literal["recovered", "miss_next", "permanent", "dead", "captured"]
+    items_lost: Flag = False
+
+
+class XpAwardsIn(BaseModel):
+    """Experience awards (V14); the house default is 1, 1, 1, 1 and the leader's 2."""
+
+    model_config = ConfigDict(extra="forbid")
+    taking_part: Int(0, 20) | None = None
+    per_enemy: Int(0, 20) | None = None
+    objective: Int(0, 20) | None = None
+    win: Int(0, 20) | None = None
+    leader_bonus: Int(0, 20) | None = None
+
+
+class RetinueRulesIn(BaseModel):
+    """V16: retinue models free besides the leader, and the points each further role costs."""
+
+    model_config = ConfigDict(extra="forbid")
+    free_retinue: Int(0, 100) | None = None
+    role_cost: Int(0, 100) | None = None
+
+
+class SettlementRulesIn(BaseModel):
+    """The campaign's settlement settings; a part left out keeps what it was."""
+
+    model_config = ConfigDict(extra="forbid")
+    casualty_table: list[CasualtyFaceIn] | None = Field(default=None, min_length=2, max_length=20,
+                                                        description="One entry per face of the die, from 1 up (a D10 by default).")
+    xp: XpAwardsIn | None = None
+    ranks: list[Int(1, 10_000)] | None = Field(default=None, min_length=1, max_length=10,
+                                              description="Experience for ranks 1, 2, …, rising (house default 5/10/16/23/31).")
+    retinue: RetinueRulesIn | None = None
 
 
 class CampaignPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=120)
+    name: Name(120) | None = None
     story: str | None = Field(default=None, max_length=20_000)
-    max_players: int | None = Field(default=None, ge=2, le=40)
-    starting_gold: int | None = Money
-    round_income: int | None = Money
-    gold_per_point: int | None = Field(default=None, ge=1, le=1000)
-    sale_loss_percent: int | None = Field(default=None, ge=0, le=100)
-    warband_points: int | None = Field(default=None, ge=1, le=10_000)
-    underdog_points_per_die: int | None = Field(default=None, ge=1, le=10_000)
-    alliance_fee: int | None = Money
+    max_players: Int(2, 40) | None = None
+    starting_gold: Money | None = None
+    round_income: Money | None = None
+    gold_per_point: Int(1, 1000) | None = None
+    sale_loss_percent: Int(0, 100) | None = None
+    warband_points: Int(1, 10_000) | None = None
+    underdog_points_per_die: Int(1, 10_000) | None = None
+    alliance_fee: Money | None = None
     modules: ModulesIn | None = None
     guild: GuildIn | None = None
+    settlement_rules: SettlementRulesIn | None = None
 
 
 class CampaignCreate(CampaignPatch):
-    name: str = Field(min_length=1, max_length=120)
+    name: Name(120)
 
 
 class StatusIn(BaseModel):
@@ -57,11 +100,11 @@ class StatusIn(BaseModel):
 
 
 class PhaseIn(BaseModel):
-    phase: str = Field(max_length=32)
+    phase: str = Field(max_length=32, json_schema_extra={"enum": ["preparation", "orders", "battles", "settlement", "twilight"]})
 
 
 class EndRoundIn(BaseModel):
-    round: int = Field(ge=0, le=100_000)
+    round: Int(0, 100_000)
 
 
 class InviteIn(BaseModel):
@@ -69,7 +112,21 @@ class InviteIn(BaseModel):
 
 
 class HideoutIn(BaseModel):
-    place_id: int
+    place_id: Id
+
+
+# --- page forms: what only the pages post, with the API's limits ------------------------
+
+
+class InviteForm(InviteIn):
+    """The players page's invitation: the API's InviteIn; a blank nickname is a missing one."""
+    nickname: Name(64)
+
+
+class CasualtyDieForm(BaseModel):
+    """Wizard step 5: the sides of the casualty die, which say how many faces the table has
+    (each face is then a choice of CasualtyFaceIn)."""
+    die: Int(MIN_DIE, MAX_DIE) = 10
 
 
 class PlayerOut(BaseModel):
@@ -98,6 +155,7 @@ class CampaignOut(BaseModel):
     settings: dict
     modules: dict
     guild: dict
+    settlement_rules: dict = {}
     players: list[PlayerOut]
     setup_complete: bool
     wizard_step: int

@@ -1,23 +1,13 @@
 from __future__ import annotations
 
 from fastapi import APIRouter
-from pydantic import BaseModel
 
 from app.catalog.catalog import ItemData, ProfileData, ScenarioData
 from app.catalog.deps import CatalogDep
 from app.core.errors import DomainError
+from app.catalog.schemas import FactionDetail, FactionOut
 
 router = APIRouter(tags=["catalog"])
-
-
-class FactionOut(BaseModel):
-    key: str
-    name: str
-    alignment: str
-
-
-class FactionDetail(FactionOut):
-    profiles: list[ProfileData]
 
 
 @router.get("/catalog/factions", response_model=list[FactionOut])

@@ -1,37 +1,20 @@
 from __future__ import annotations
 
-from datetime import datetime
-
 from fastapi import APIRouter, Query, Request
-from pydantic import BaseModel
 
+from app.core.types import PathId
 from app.accounts.deps import ApiUser, SessionDep
 from app.chronicle import service
 from app.core.templating import request_gettext
 from app.visibility import viewer_for
+from app.chronicle.schemas import ChronicleOut, ChroniclePage
 
 router = APIRouter(tags=["chronicle"])
 
 
-class ChronicleOut(BaseModel):
-    id: int
-    round: int
-    phase: str | None
-    kind: str
-    text: str
-    created_at: datetime
-
-
-class ChroniclePage(BaseModel):
-    items: list[ChronicleOut]
-    page: int
-    pages: int
-    total: int
-
-
 @router.get("/campaigns/{cid}/chronicle", response_model=ChroniclePage)
 def chronicle(
-    cid: int, request: Request, user: ApiUser, session: SessionDep,
+    cid: PathId, request: Request, user: ApiUser, session: SessionDep,
     page: int = Query(1, ge=1, le=100_000), per_page: int = Query(50, ge=1, le=200),
 ):
     viewer_for(session, user, cid)

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Query
+from fastapi import APIRouter
 
+from app.core.types import PathId, QueryId
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
 from app.companies import service
@@ -26,6 +27,7 @@ def model_out(model: CompanyModel, items: list[CompanyItem]) -> ModelOut:
         id=model.id, name=model.name, profile=model.profile_key, types=model.types, points=model.points,
         price=model.price, stats=model.stats, special_rules=model.special_rules, unique=model.unique,
         reward=model.reward, status=model.status, item_ids=[i.id for i in items if i.model_id == model.id],
+        xp=model.xp, rank=model.rank, role=model.role, injuries=model.injuries, upgrades=model.upgrades,
     )
 
 
@@ -34,7 +36,7 @@ def item_out(item: CompanyItem) -> ItemOut:
                    points=item.points, price=item.price, reward=item.reward, model_id=item.model_id)
 
 
-def company_out(session, user, cid: int, player_id: int | None = None) -> CompanyOut:
+def company_out(session, user, cid: PathId, player_id: int | None = None) -> CompanyOut:
     _viewer, view = service.view(session, actor=user, campaign_id=cid, player_id=player_id)
     return CompanyOut(
         player_id=view.player.id, faction=view.company.faction if view.company else None,
@@ -44,49 +46,49 @@ def company_out(session, user, cid: int, player_id: int | None = None) -> Compan
 
 
 @router.get("/campaigns/{cid}/company", response_model=CompanyOut)
-def get_company(cid: int, user: ApiUser, session: SessionDep, player_id: int | None = Query(None)):
+def get_company(cid: PathId, user: ApiUser, session: SessionDep, player_id: int | None = QueryId()):
     return company_out(session, user, cid, player_id)
 
 
 @router.put("/campaigns/{cid}/company/faction", response_model=CompanyOut)
-def set_faction(cid: int, body: FactionIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def set_faction(cid: PathId, body: FactionIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     service.choose_faction(session, actor=user, campaign_id=cid, faction=body.faction, catalog=catalog)
     return company_out(session, user, cid)
 
 
 @router.post("/campaigns/{cid}/company/models", status_code=201, response_model=ModelOut)
-def buy_model(cid: int, body: BuyModelIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def buy_model(cid: PathId, body: BuyModelIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     return model_out(service.buy_model(session, actor=user, campaign_id=cid, profile_key=body.profile, catalog=catalog), [])
 
 
 @router.delete("/campaigns/{cid}/company/models/{mid}", response_model=RefundOut)
-def sell_model(cid: int, mid: int, user: ApiUser, session: SessionDep):
+def sell_model(cid: PathId, mid: PathId, user: ApiUser, session: SessionDep):
     return RefundOut(refund=service.sell_model(session, actor=user, campaign_id=cid, model_id=mid))
 
 
 @router.post("/campaigns/{cid}/company/items", status_code=201, response_model=ItemOut)
-def buy_item(cid: int, body: BuyItemIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def buy_item(cid: PathId, body: BuyItemIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     return item_out(service.buy_item(session, actor=user, campaign_id=cid, item_key=body.item, catalog=catalog))
 
 
 @router.delete("/campaigns/{cid}/company/items/{iid}", response_model=RefundOut)
-def sell_item(cid: int, iid: int, user: ApiUser, session: SessionDep):
+def sell_item(cid: PathId, iid: PathId, user: ApiUser, session: SessionDep):
     return RefundOut(refund=service.sell_item(session, actor=user, campaign_id=cid, item_id=iid))
 
 
 @router.put("/campaigns/{cid}/company/items/{iid}", response_model=ItemOut)
-def assign_item(cid: int, iid: int, body: AssignIn, user: ApiUser, session: SessionDep):
+def assign_item(cid: PathId, iid: PathId, body: AssignIn, user: ApiUser, session: SessionDep):
     return item_out(service.assign_item(session, actor=user, campaign_id=cid, item_id=iid, model_id=body.model_id))
 
 
 @router.post("/campaigns/{cid}/company/confirm", response_model=CompanyOut)
-def confirm(cid: int, user: ApiUser, session: SessionDep):
+def confirm(cid: PathId, user: ApiUser, session: SessionDep):
     service.confirm(session, actor=user, campaign_id=cid)
     return company_out(session, user, cid)
 
 
 @router.post("/campaigns/{cid}/rewards", status_code=201, response_model=ItemOut | ModelOut)
-def reward(cid: int, body: RewardIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def reward(cid: PathId, body: RewardIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     granted = service.grant_reward(session, actor=user, campaign_id=cid, player_id=body.player_id, catalog=catalog,
                                    item_key=body.item, profile_key=body.profile)
     return item_out(granted) if isinstance(granted, CompanyItem) else model_out(granted, [])

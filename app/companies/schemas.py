@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.types import Id
+
 
 class FactionIn(BaseModel):
     faction: str = Field(max_length=120)
@@ -17,14 +19,20 @@ class BuyItemIn(BaseModel):
 
 class AssignIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    model_id: int | None
+    model_id: Id | None
 
 
 class RewardIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    player_id: int
+    player_id: Id
     item: str | None = Field(default=None, max_length=120)
     profile: str | None = Field(default=None, max_length=120)
+
+
+class ShopForm(BaseModel):
+    """The shop's filter, posted back with a purchase: the shop page's query limits."""
+    type: str = Field(default="", max_length=20)
+    q: str = Field(default="", max_length=80)
 
 
 class ModelOut(BaseModel):
@@ -40,6 +48,12 @@ class ModelOut(BaseModel):
     reward: bool
     status: str
     item_ids: list[int]
+    # Settlement (V12-V16): experience, rank, role in the company, injuries, upgrades.
+    xp: int = 0
+    rank: int = 0
+    role: str | None = None
+    injuries: list[str] = []
+    upgrades: list[dict] = []
 
 
 class ItemOut(BaseModel):

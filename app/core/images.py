@@ -11,9 +11,12 @@ from PIL import Image, ImageOps, UnidentifiedImageError
 from app.core.errors import DomainError
 
 MAX_BYTES = 10 * 1024 * 1024
+MAX_PIXELS = 40_000_000  # 40 megapixels: a 9500 × 9500 image (90 MP) would take over a gigabyte to decode
 WEB_MAX_SIDE = 2048
 FORMATS = {"PNG": "png", "JPEG": "jpg", "WEBP": "webp"}
-Image.MAX_IMAGE_PIXELS = 80_000_000  # refuse decompression bombs
+# Pillow's own bomb check only raises at twice its limit, and as an "invalid image"; the header
+# check in store_image refuses first, saying why, before anything is decoded.
+Image.MAX_IMAGE_PIXELS = None
 
 
 @dataclass
@@ -31,6 +34,9 @@ def store_image(data: bytes, media_dir: Path) -> StoredImage:
         raise DomainError("image_invalid")
     try:
         with Image.open(BytesIO(data)) as probe:
+            width, height = probe.size  # from the header, before anything is decoded
+            if width * height > MAX_PIXELS:
+                raise DomainError("image_too_many_pixels", width=width, height=height, max_mp=MAX_PIXELS // 1_000_000)
             probe.verify()
         image = Image.open(BytesIO(data))
         image.load()

@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
+from app.core.types import PathId
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
 from app.events import rules, service
@@ -23,24 +24,24 @@ def event_out(event: Event, current_round: int) -> EventOut:
 
 
 @router.get("/campaigns/{cid}/events", response_model=list[EventOut])
-def list_events(cid: int, user: ApiUser, session: SessionDep):
+def list_events(cid: PathId, user: ApiUser, session: SessionDep):
     viewer = viewer_for(session, user, cid)
     return [event_out(e, viewer.campaign.round) for e in service.active_events(session, viewer.campaign)]
 
 
 @router.post("/campaigns/{cid}/events", status_code=201, response_model=EventOut)
-def create_event(cid: int, body: EventIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def create_event(cid: PathId, body: EventIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     event = service.create_event(session, actor=user, campaign_id=cid, data=body.model_dump(), catalog=catalog)
     return event_out(event, max(event.round_added, 1))
 
 
 @router.patch("/campaigns/{cid}/events/{eid}", response_model=EventOut)
-def update_event(cid: int, eid: int, body: EventPatch, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def update_event(cid: PathId, eid: PathId, body: EventPatch, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     event = service.update_event(session, actor=user, campaign_id=cid, event_id=eid, changes=body.model_dump(exclude_unset=True), catalog=catalog)
     return event_out(event, viewer_for(session, user, cid).campaign.round)
 
 
 @router.delete("/campaigns/{cid}/events/{eid}", response_model=EventOut)
-def end_event(cid: int, eid: int, user: ApiUser, session: SessionDep):
+def end_event(cid: PathId, eid: PathId, user: ApiUser, session: SessionDep):
     event = service.end_event(session, actor=user, campaign_id=cid, event_id=eid)
     return event_out(event, viewer_for(session, user, cid).campaign.round)

@@ -4,32 +4,34 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
+from app.core.types import Flag, Id, Int, Name
+
 
 class EventIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    place_id: int
-    title: str = Field(min_length=1, max_length=120)
+    place_id: Id
+    title: Name(120)
     text: str = Field(default="", max_length=20_000)
-    duration: int = Field(default=1, ge=1, le=100)
+    duration: Int(1, 100) = 1
     scenario: str | None = Field(default=None, max_length=120)
     other_mission: str | None = Field(default=None, max_length=20_000)
     roles: Literal["attacker_defender", "none"] | None = None
-    blockade: bool = False
-    points_limit: int | None = Field(default=None, ge=1, le=10_000)
+    blockade: Flag = False
+    points_limit: Int(1, 10_000) | None = None
     reward: str = Field(default="", max_length=5_000)
     notes: str = Field(default="", max_length=20_000)
 
 
 class EventPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    title: str | None = Field(default=None, min_length=1, max_length=120)
+    title: Name(120) | None = None
     text: str | None = Field(default=None, max_length=20_000)
-    duration: int | None = Field(default=None, ge=1, le=100)
+    duration: Int(1, 100) | None = None
     scenario: str | None = Field(default=None, max_length=120)
     other_mission: str | None = Field(default=None, max_length=20_000)
     roles: Literal["attacker_defender", "none"] | None = None
-    blockade: bool | None = None
-    points_limit: int | None = Field(default=None, ge=1, le=10_000)
+    blockade: Flag | None = None
+    points_limit: Int(1, 10_000) | None = None
     reward: str | None = Field(default=None, max_length=5_000)
     notes: str | None = Field(default=None, max_length=20_000)
 

@@ -7,10 +7,11 @@ from app.accounts.models import User
 from app.campaigns.models import Campaign
 from app.catalog.catalog import Catalog
 from app.chronicle import service as chronicle
-from app.core.errors import DomainError
+from app.core.errors import N_, DomainError
 from app.events import rules
 from app.events.models import Event
 from app.gold import service as gold
+from app.maps import service as maps
 from app.maps.models import Place
 from app.visibility import campaign_row, gm_viewer
 from app.warbands.models import Order
@@ -76,7 +77,7 @@ def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int)
         for order in session.exec(select(Order).where(Order.event_id == event.id, Order.round == campaign.round)).all():
             if order.fee:
                 gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee,
-                            kind="mercenary_fee", note=f"refund · {event.title}")
+                            kind="mercenary_fee", note=N_("Refund · %(event)s"), params={"event": event.title})
             session.delete(order)
     chronicle.record(session, viewer.campaign, "event_ended", title=event.title)
     return event
@@ -98,3 +99,13 @@ def events_by_place(session: Session, campaign: Campaign) -> dict[int, list[Even
     for event in active_events(session, campaign):
         result.setdefault(event.place_id, []).append(event)
     return result
+
+
+def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
+    """A place with an active event is not removed under it (the GM ends the event first)."""
+    for event in active_events(session, campaign):
+        if event.place_id in places:
+            raise DomainError("place_has_event", place=places[event.place_id].name, title=event.title)
+
+
+maps.add_delete_guard(_guard_place_delete)

@@ -1,54 +1,30 @@
 from __future__ import annotations
 
-from datetime import datetime
-
-from fastapi import APIRouter, Query
-from pydantic import BaseModel, Field
+from fastapi import APIRouter, Query, Request
 
 from app.accounts.deps import ApiUser, SessionDep
+from app.core.types import PathId, QueryId
 from app.gold import service
+from app.gold.schemas import AdjustmentIn, LedgerEntryOut, LedgerPageOut
+from app.core.templating import request_gettext
 
 router = APIRouter(tags=["gold"])
 
 
-class LedgerEntryOut(BaseModel):
-    id: int
-    amount: int
-    kind: str
-    round: int
-    balance_after: int
-    note: str
-    created_at: datetime
-
-
-class LedgerPageOut(BaseModel):
-    player_id: int
-    balance: int
-    items: list[LedgerEntryOut]
-    page: int
-    pages: int
-    total: int
-
-
-class AdjustmentIn(BaseModel):
-    player_id: int
-    amount: int = Field(ge=-1_000_000, le=1_000_000)
-    reason: str = Field(max_length=500)
-
-
-def _entry(e) -> LedgerEntryOut:
+def _entry(e, gettext) -> LedgerEntryOut:
     return LedgerEntryOut(id=e.id, amount=e.amount, kind=e.kind, round=e.round, balance_after=e.balance_after,
-                          note=e.note, created_at=e.created_at)
+                          note=service.note_text(e, gettext), created_at=e.created_at)
 
 
 @router.get("/campaigns/{cid}/ledger", response_model=LedgerPageOut)
-def ledger(cid: int, user: ApiUser, session: SessionDep, player_id: int | None = Query(None),
+def ledger(cid: PathId, request: Request, user: ApiUser, session: SessionDep, player_id: int | None = QueryId(),
            page: int = Query(1, ge=1, le=100_000), per_page: int = Query(50, ge=1, le=200)):
     result = service.ledger(session, actor=user, campaign_id=cid, player_id=player_id, page=page, per_page=per_page)
-    return LedgerPageOut(player_id=result.player_id, balance=result.balance, items=[_entry(e) for e in result.items],
+    return LedgerPageOut(player_id=result.player_id, balance=result.balance, items=[_entry(e, request_gettext(request)) for e in result.items],
                          page=result.page, pages=result.pages, total=result.total)
 
 
 @router.post("/campaigns/{cid}/ledger/adjustments", status_code=201, response_model=LedgerEntryOut)
-def adjust(cid: int, body: AdjustmentIn, user: ApiUser, session: SessionDep):
-    return _entry(service.adjust(session, actor=user, campaign_id=cid, player_id=body.player_id, amount=body.amount, reason=body.reason))
+def adjust(cid: PathId, body: AdjustmentIn, request: Request, user: ApiUser, session: SessionDep):
+    entry = service.adjust(session, actor=user, campaign_id=cid, player_id=body.player_id, amount=body.amount, reason=body.reason)
+    return _entry(entry, request_gettext(request))

@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, File, Query, Request, Response, UploadFile
+from fastapi import APIRouter, File, Request, Response, UploadFile
 
+from app.core.types import MAX_ID, PathId, QueryId
 from app.accounts.deps import ApiUser, SessionDep
 from app.core.errors import DomainError
 from app.maps import service
@@ -18,6 +19,7 @@ from app.maps.schemas import (
     PlacePatch,
 )
 from app.visibility import viewer_for
+from app.events.service import events_by_place
 
 router = APIRouter(tags=["map"])
 
@@ -36,8 +38,9 @@ def path_out(path: Path) -> PathOut:
 
 
 @router.get("/campaigns/{cid}/map", response_model=MapOut)
-def get_map(cid: int, user: ApiUser, session: SessionDep, of: int | None = Query(None)):
-    view = service.map_view(session, viewer_for(session, user, cid), of)
+def get_map(cid: PathId, user: ApiUser, session: SessionDep, of: int | None = QueryId()):
+    viewer = viewer_for(session, user, cid)
+    view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     image = view.image
     holder = view.place or view.campaign
     return MapOut(
@@ -52,10 +55,10 @@ def get_map(cid: int, user: ApiUser, session: SessionDep, of: int | None = Query
 
 
 @router.put("/campaigns/{cid}/maps/{target}/image", response_model=MapImageOut)
-def put_map_image(cid: int, target: str, request: Request, user: ApiUser, session: SessionDep, file: UploadFile = File(...)):
+def put_map_image(cid: PathId, target: str, request: Request, user: ApiUser, session: SessionDep, file: UploadFile = File(...)):
     if target == "top":
         place_id = None
-    elif target.isdigit():
+    elif target.isdigit() and 0 < int(target) <= MAX_ID:
         place_id = int(target)
     else:
         raise DomainError("not_found")
@@ -68,48 +71,48 @@ def put_map_image(cid: int, target: str, request: Request, user: ApiUser, sessio
 
 
 @router.get("/campaigns/{cid}/places", response_model=list[PlaceOut])
-def list_places(cid: int, user: ApiUser, session: SessionDep):
+def list_places(cid: PathId, user: ApiUser, session: SessionDep):
     viewer_for(session, user, cid)
     hideouts = service.hideout_place_ids(session, cid)
     return [place_out(p, hideouts) for p in service.places(session, cid)]
 
 
 @router.post("/campaigns/{cid}/places", status_code=201, response_model=PlaceOut)
-def create_place(cid: int, body: PlaceIn, user: ApiUser, session: SessionDep):
+def create_place(cid: PathId, body: PlaceIn, user: ApiUser, session: SessionDep):
     place = service.create_place(session, actor=user, campaign_id=cid, data=body.model_dump())
     return place_out(place, set())
 
 
 @router.patch("/campaigns/{cid}/places/{pid}", response_model=PlaceOut)
-def update_place(cid: int, pid: int, body: PlacePatch, user: ApiUser, session: SessionDep):
+def update_place(cid: PathId, pid: PathId, body: PlacePatch, user: ApiUser, session: SessionDep):
     place = service.update_place(session, actor=user, campaign_id=cid, place_id=pid, changes=body.model_dump(exclude_unset=True))
     return place_out(place, service.hideout_place_ids(session, cid))
 
 
 @router.delete("/campaigns/{cid}/places/{pid}", status_code=204)
-def delete_place(cid: int, pid: int, user: ApiUser, session: SessionDep):
+def delete_place(cid: PathId, pid: PathId, user: ApiUser, session: SessionDep):
     service.delete_place(session, actor=user, campaign_id=cid, place_id=pid)
     return Response(status_code=204)
 
 
 @router.get("/campaigns/{cid}/paths", response_model=list[PathOut])
-def list_paths(cid: int, user: ApiUser, session: SessionDep):
+def list_paths(cid: PathId, user: ApiUser, session: SessionDep):
     viewer = viewer_for(session, user, cid)
     service.require_module(viewer.campaign, service.PATHS_MODULE)
     return [path_out(p) for p in service.paths(session, cid)]
 
 
 @router.post("/campaigns/{cid}/paths", status_code=201, response_model=PathOut)
-def create_path(cid: int, body: PathIn, user: ApiUser, session: SessionDep):
+def create_path(cid: PathId, body: PathIn, user: ApiUser, session: SessionDep):
     return path_out(service.create_path(session, actor=user, campaign_id=cid, from_id=body.from_id, to_id=body.to_id, one_way=body.one_way))
 
 
 @router.patch("/campaigns/{cid}/paths/{path_id}", response_model=PathOut)
-def update_path(cid: int, path_id: int, body: PathPatch, user: ApiUser, session: SessionDep):
+def update_path(cid: PathId, path_id: PathId, body: PathPatch, user: ApiUser, session: SessionDep):
     return path_out(service.update_path(session, actor=user, campaign_id=cid, path_id=path_id, one_way=body.one_way, reverse=body.reverse))
 
 
 @router.delete("/campaigns/{cid}/paths/{path_id}", status_code=204)
-def delete_path(cid: int, path_id: int, user: ApiUser, session: SessionDep):
+def delete_path(cid: PathId, path_id: PathId, user: ApiUser, session: SessionDep):
     service.delete_path(session, actor=user, campaign_id=cid, path_id=path_id)
     return Response(status_code=204)

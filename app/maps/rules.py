@@ -46,6 +46,17 @@ def _subtree_height(place_id: int | None, parents: dict[int, int | None]) -> int
     return height(place_id)
 
 
+def subtree(root: int, parents: dict[int, int | None]) -> set[int]:
+    """A place and every place on its maps, down to the third level."""
+    found = {root}
+    changed = True
+    while changed:
+        more = {p for p, parent in parents.items() if parent in found} - found
+        changed = bool(more)
+        found |= more
+    return found
+
+
 def tree_order(parents: dict[int, int | None]) -> list[tuple[int, int]]:
     """Places in map order: each followed by the places inside it, with their level (0-2)."""
     children: dict[int | None, list[int]] = {}
@@ -98,6 +109,11 @@ def path_graph(
     return graph
 
 
+def pathless(place_ids: list[int], graph: dict[int, set[int]]) -> list[int]:
+    """R9.7: places from which no path leads anywhere (a warband there could go nowhere else)."""
+    return [p for p in place_ids if not graph.get(p)]
+
+
 def reachable(own: set[int], graph: dict[int, set[int]]) -> set[int]:
     """R9.7: a player's places and the places one path away from them, in the paths'
     directions. Each capture so opens the way one step further."""
@@ -116,3 +132,22 @@ def check_path(from_parent: int | None, to_parent: int | None, from_id: int, to_
         raise DomainError("path_cross_map")
     if frozenset((from_id, to_id)) in existing:
         raise DomainError("path_exists")
+
+
+SPOT_GAP = 8.0  # percent of the map: markers closer than this overlap on a phone
+
+
+def free_spot(taken: list[tuple[float, float]]) -> tuple[float, float]:
+    """Where a place added without coordinates goes: the first point of a grid, from the
+    middle outwards, that keeps SPOT_GAP from every other marker on its map — or, when the
+    map is full, the grid point farthest from its nearest neighbour."""
+    grid = [(float(x), float(y)) for x in range(10, 91, 8) for y in range(10, 91, 8)]
+    grid.sort(key=lambda p: ((p[0] - 50) ** 2 + (p[1] - 50) ** 2, p))
+
+    def room(p: tuple[float, float]) -> float:
+        return min((((p[0] - x) ** 2 + (p[1] - y) ** 2) ** 0.5 for x, y in taken), default=float("inf"))
+
+    for point in grid:
+        if room(point) >= SPOT_GAP:
+            return point
+    return max(grid, key=room)

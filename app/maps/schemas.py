@@ -1,31 +1,35 @@
 from __future__ import annotations
 
+from typing import Literal
+
 from pydantic import BaseModel, ConfigDict, Field
+
+from app.core.types import Flag, Id, Int, Name, Number
 
 
 class PlaceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=80)
+    name: Name(80)
     description: str = Field(default="", max_length=20_000)
-    income: int = Field(default=0, ge=0, le=100_000)
-    hideout_slot: bool = False
-    x: float = Field(default=50.0, ge=0, le=100)
-    y: float = Field(default=50.0, ge=0, le=100)
-    parent_id: int | None = None
-    entry: bool = False
+    income: Int(0, 100_000) = 0
+    hideout_slot: Flag = False
+    x: Number(0, 100) | None = Field(default=None, description="Percent of the map's width; omit for a free spot")
+    y: Number(0, 100) | None = Field(default=None, description="Percent of the map's height; omit for a free spot")
+    parent_id: Id | None = None
+    entry: Flag = False
 
 
 class PlacePatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=80)
+    name: Name(80) | None = None
     description: str | None = Field(default=None, max_length=20_000)
-    income: int | None = Field(default=None, ge=0, le=100_000)
-    hideout_slot: bool | None = None
-    x: float | None = Field(default=None, ge=0, le=100)
-    y: float | None = Field(default=None, ge=0, le=100)
-    parent_id: int | None = None
-    entry: bool | None = None
-    has_map: bool | None = None
+    income: Int(0, 100_000) | None = None
+    hideout_slot: Flag | None = None
+    x: Number(0, 100) | None = None
+    y: Number(0, 100) | None = None
+    parent_id: Id | None = None
+    entry: Flag | None = None
+    has_map: Flag | None = None
 
 
 class PlaceOut(BaseModel):
@@ -46,15 +50,41 @@ class PlaceOut(BaseModel):
 
 class PathIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    from_id: int
-    to_id: int
-    one_way: bool = False
+    from_id: Id
+    to_id: Id
+    one_way: Flag = False
 
 
 class PathPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    one_way: bool | None = None
-    reverse: bool = False
+    one_way: Flag | None = None
+    reverse: Flag = False
+
+
+# --- page forms: the map editor's, with the map they go back to (`of`) -------------------
+
+
+class MapForm(BaseModel):
+    """Which map a form goes back to: the place whose map it is, none for the campaign map."""
+    of: Id | None = None
+
+
+class PathForm(PathIn, MapForm):
+    """Draw a path from the map's sheet: the API's PathIn."""
+
+
+class PathChangeForm(MapForm):
+    """The sheet's path buttons: make it one-way or two-way, or reverse it (the API's PathPatch)."""
+    action: Literal["one_way", "two_way", "reverse"]
+
+    def patch(self) -> PathPatch:
+        return PathPatch(one_way={"one_way": True, "two_way": False}.get(self.action), reverse=self.action == "reverse")
+
+
+class MoveForm(BaseModel):
+    """Dragging a marker: its new position in percent of the map (the API's PlacePatch x, y)."""
+    x: Number(0, 100)
+    y: Number(0, 100)
 
 
 class PathOut(BaseModel):

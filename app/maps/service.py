@@ -2,6 +2,7 @@
 API share these."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 
@@ -10,6 +11,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
+from app.campaigns.terms import MODULE_NAMES
 from app.core.errors import DomainError, Msg
 from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
@@ -71,8 +73,6 @@ def _place(session: Session, campaign_id: int, place_id: int) -> Place:
 def require_module(campaign: Campaign, module: str) -> None:
     """R9.6: with a module off, its actions are refused with a clear error."""
     if not campaign.modules.get(module):
-        from app.campaigns.terms import MODULE_NAMES
-
         raise DomainError("module_disabled", module=Msg(MODULE_NAMES[module]))
 
 
@@ -103,7 +103,11 @@ def _check_entry(campaign: Campaign, place: Place, *, setting: bool) -> None:
 def create_place(session: Session, *, actor: User, campaign_id: int, data: dict) -> Place:
     viewer = gm_viewer(session, actor, campaign_id)
     _check_parent(session, campaign_id, None, data.get("parent_id"))
-    place = Place(campaign_id=campaign_id, **{k: v for k, v in data.items() if k in (*EDITABLE, "parent_id")})
+    fields = {k: v for k, v in data.items() if k in (*EDITABLE, "parent_id") and v is not None}
+    if data.get("x") is None or data.get("y") is None:
+        siblings = session.exec(select(Place.x, Place.y).where(Place.campaign_id == campaign_id, Place.parent_id == data.get("parent_id"))).all()
+        fields["x"], fields["y"] = rules.free_spot([(x, y) for x, y in siblings])
+    place = Place(campaign_id=campaign_id, **fields)
     place.name = place.name.strip()
     _check_entry(viewer.campaign, place, setting=bool(data.get("entry")))
     session.add(place)
@@ -141,11 +145,31 @@ def _set_has_map(session: Session, campaign_id: int, place: Place, has_map: bool
     place.has_map = has_map
 
 
+# Higher domains (events, orders, battles) say why a place may not go; each guard gets the
+# place's whole subtree and raises a DomainError. Registered at their import, so that maps
+# never imports them.
+DELETE_GUARDS: list[Callable[[Session, Campaign, dict[int, Place]], None]] = []
+
+
+def add_delete_guard(guard: Callable[[Session, Campaign, dict[int, Place]], None]) -> None:
+    if guard not in DELETE_GUARDS:
+        DELETE_GUARDS.append(guard)
+
+
 def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: int) -> None:
+    """Never a silent cascade: a place goes only when neither it nor any place on its maps
+    holds an owner, a hideout, an active event, an order or a battle."""
     viewer = gm_viewer(session, actor, campaign_id)
     place = _place(session, campaign_id, place_id)
-    if place.owner_player_id is not None and viewer.campaign.status != "setup":
-        raise DomainError("place_owned", place=place.name)
+    everything = places(session, campaign_id)
+    ids = rules.subtree(place.id, {p.id: p.parent_id for p in everything})
+    inside = {p.id: p for p in everything if p.id in ids}
+    hideouts = hideout_place_ids(session, campaign_id) & ids
+    for p in sorted(inside.values(), key=lambda p: p.id):
+        if p.owner_player_id is not None or p.id in hideouts:
+            raise DomainError("place_owned", place=p.name)
+    for guard in DELETE_GUARDS:
+        guard(session, viewer.campaign, inside)
     session.delete(place)
 
 
@@ -218,6 +242,18 @@ def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int
     session.delete(_path(session, campaign_id, path_id))
 
 
+def places_without_paths(session: Session, campaign, places_: list[Place]) -> list[Place]:
+    """With the paths module on: hideout places (⚑) and players' places that join no path,
+    so that the GM is warned before nobody can reach an event (R9.7)."""
+    if not campaign.modules.get(PATHS_MODULE):
+        return []
+    candidates = [p for p in places_ if p.hideout_slot or p.owner_player_id is not None]
+    if not candidates:
+        return []
+    lonely = set(rules.pathless([p.id for p in candidates], path_graph(session, campaign.id)))
+    return [p for p in candidates if p.id in lonely]
+
+
 def path_graph(session: Session, campaign_id: int) -> dict[int, set[int]]:
     """The one-step graph of R9.7 for the whole campaign (orders use it)."""
     edges = [(p.from_place_id, p.to_place_id, p.one_way) for p in paths(session, campaign_id)]
@@ -259,8 +295,9 @@ class MapView:
         return round(1000 * image[2] / image[1]) if image else 700
 
 
-def map_view(session: Session, viewer: Viewer, of: int | None) -> MapView:
-    """Everything one map shows, in a fixed number of statements."""
+def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
+    """Everything one map shows, in a fixed number of statements; `events` (place id -> its
+    active events) comes from the events domain, which maps does not import."""
     campaign = viewer.campaign
     place = None
     crumbs: list[Place] = []
@@ -289,7 +326,5 @@ def map_view(session: Session, viewer: Viewer, of: int | None) -> MapView:
     hideouts = set(
         session.exec(select(Hideout.place_id).where(Hideout.campaign_id == campaign.id, Hideout.place_id.in_(ids))).all()
     ) if ids else set()
-    from app.events.service import events_by_place
-
     return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners,
-                   hideouts=hideouts, events=events_by_place(session, campaign))
+                   hideouts=hideouts, events=events or {})

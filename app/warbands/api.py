@@ -1,7 +1,8 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Query, Request, Response
+from fastapi import APIRouter, Request, Response
 
+from app.core.types import PathId, QueryRound
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
 from app.core.templating import request_gettext
@@ -9,6 +10,7 @@ from app.visibility import viewer_for, visible_orders
 from app.warbands import service
 from app.warbands.models import Order
 from app.warbands.schemas import OrderIn, OrderOut, ProblemOut, WarbandIn, WarbandOut, WarbandPatch
+from app.core.errors import detail_messages
 
 router = APIRouter(tags=["warbands"])
 
@@ -25,7 +27,7 @@ def _views(session, user, cid, catalog, request) -> dict[int, WarbandOut]:
         v.warband.id: WarbandOut(
             id=v.warband.id, player_id=v.warband.player_id, name=v.warband.name, points=v.points,
             model_ids=[m.model_id for m in v.members], mercenary=v.warband.mercenary_key,
-            problems=[ProblemOut(code=d["code"], message=d["message"]) for d in service.problem_details(v.problems, gettext)],
+            problems=[ProblemOut(code=d["code"], message=d["message"]) for d in detail_messages(service.problem_details(v.problems), gettext)],
             order=order_out(v.order) if v.order else None,
         )
         for v in views
@@ -33,45 +35,44 @@ def _views(session, user, cid, catalog, request) -> dict[int, WarbandOut]:
 
 
 @router.get("/campaigns/{cid}/warbands", response_model=list[WarbandOut])
-def list_warbands(cid: int, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def list_warbands(cid: PathId, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     return list(_views(session, user, cid, catalog, request).values())
 
 
 @router.post("/campaigns/{cid}/warbands", status_code=201, response_model=WarbandOut)
-def create_warband(cid: int, body: WarbandIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def create_warband(cid: PathId, body: WarbandIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     warband = service.create_warband(session, actor=user, campaign_id=cid, name=body.name, model_ids=body.model_ids,
-                                     mercenary_key=body.mercenary, catalog=catalog, gettext=request_gettext(request))
+                                     mercenary_key=body.mercenary, catalog=catalog)
     return _views(session, user, cid, catalog, request)[warband.id]
 
 
 @router.patch("/campaigns/{cid}/warbands/{wid}", response_model=WarbandOut)
-def update_warband(cid: int, wid: int, body: WarbandPatch, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def update_warband(cid: PathId, wid: PathId, body: WarbandPatch, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     changes = body.model_dump(exclude_unset=True)
-    service.update_warband(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, gettext=request_gettext(request),
+    service.update_warband(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog,
                            name=changes.get("name"), model_ids=changes.get("model_ids"),
                            mercenary_key=changes["mercenary"] if "mercenary" in changes else False)
     return _views(session, user, cid, catalog, request)[wid]
 
 
 @router.delete("/campaigns/{cid}/warbands/{wid}", status_code=204)
-def disband(cid: int, wid: int, user: ApiUser, session: SessionDep):
+def disband(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
     service.disband(session, actor=user, campaign_id=cid, warband_id=wid)
     return Response(status_code=204)
 
 
 @router.put("/campaigns/{cid}/warbands/{wid}/order", response_model=OrderOut)
-def send(cid: int, wid: int, body: OrderIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    return order_out(service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog,
-                                  gettext=request_gettext(request), event_id=body.event_id, place_id=body.place_id))
+def send(cid: PathId, wid: PathId, body: OrderIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+    return order_out(service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, event_id=body.event_id, place_id=body.place_id))
 
 
 @router.delete("/campaigns/{cid}/warbands/{wid}/order", status_code=204)
-def cancel(cid: int, wid: int, user: ApiUser, session: SessionDep):
+def cancel(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
     service.cancel(session, actor=user, campaign_id=cid, warband_id=wid)
     return Response(status_code=204)
 
 
 @router.get("/campaigns/{cid}/orders", response_model=list[OrderOut])
-def orders(cid: int, user: ApiUser, session: SessionDep, round: int | None = Query(None, ge=0)):
+def orders(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound()):
     viewer = viewer_for(session, user, cid)
     return [order_out(o) for o in visible_orders(session, viewer, viewer.campaign.round if round is None else round)]

@@ -1,26 +1,65 @@
 from __future__ import annotations
 
-from pydantic import BaseModel, ConfigDict, Field
+from typing import Literal
+
+from pydantic import BaseModel, ConfigDict, Field, model_validator
+
+from app.core.types import Id, Name
 
 
 class WarbandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str = Field(min_length=1, max_length=80)
-    model_ids: list[int] = Field(default_factory=list, max_length=100)
+    name: Name(80)
+    model_ids: list[Id] = Field(default_factory=list, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
 
 
 class WarbandPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: str | None = Field(default=None, min_length=1, max_length=80)
-    model_ids: list[int] | None = Field(default=None, max_length=100)
+    name: Name(80) | None = None
+    model_ids: list[Id] | None = Field(default=None, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
 
 
 class OrderIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    event_id: int | None = None
-    place_id: int | None = None
+    event_id: Id | None = None
+    place_id: Id | None = None
+
+
+# --- page forms: the API's shapes with what only the pages post -------------------------
+
+
+class WarbandForm(WarbandIn):
+    """The builder's Save: the API's WarbandIn, and the warband being edited (none for a new one)."""
+    warband_id: Id | None = None
+
+
+class WarbandCheckForm(BaseModel):
+    """The builder's live check: the ticked models and the mercenary; the name is only shown
+    again, so it is not checked here."""
+    model_config = ConfigDict(extra="ignore")
+    warband_id: Id | None = None
+    model_ids: list[Id] = Field(default_factory=list, max_length=100)
+    mercenary: str | None = Field(default=None, max_length=120)
+
+
+class SendForm(BaseModel):
+    """The send page's one choice, "event:12" or "place:3": the API's OrderIn from one field."""
+    model_config = ConfigDict(extra="forbid")
+    kind: Literal["event", "place"]
+    number: Id
+
+    @model_validator(mode="before")
+    @classmethod
+    def _target(cls, data):
+        if isinstance(data, dict) and "target" in data:
+            kind, _sep, number = str(data["target"]).partition(":")
+            return {"kind": kind, "number": number}
+        return data
+
+    def order(self) -> OrderIn:
+        return OrderIn(**{f"{self.kind}_id": self.number})
 
 
 class ProblemOut(BaseModel):

@@ -1,0 +1,53 @@
+"""Input types shared by every API schema, page form and route: ids that fit the database's
+32-bit integer columns, bounded amounts, names that are not just spaces, strict booleans.
+A value outside them is a 422 (or, for an id in a path, a 404) — never a database error."""
+from __future__ import annotations
+
+from typing import Annotated
+
+from fastapi import Path, Query
+from pydantic import BeforeValidator, Field, StrictBool, StringConstraints
+from pydantic_core import PydanticCustomError
+
+MAX_ID = 2**31 - 1  # PostgreSQL `integer`
+MAX_AMOUNT = 1_000_000
+
+def _no_bool(value):
+    """JSON `true` is not the number 1 (pydantic would take it); form strings still parse."""
+    if isinstance(value, bool):
+        raise PydanticCustomError("int_type", "Input should be a valid integer")
+    return value
+
+
+def Int(ge: int | None = None, le: int | None = None) -> type[int]:
+    """A whole number within bounds. The bounds come before the validator so that the
+    OpenAPI document states them (minimum, maximum)."""
+    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_no_bool)]
+
+
+def Number(ge: float | None = None, le: float | None = None) -> type[float]:
+    return Annotated[float, Field(ge=ge, le=le), BeforeValidator(_no_bool)]
+
+
+Id = Int(1, MAX_ID)
+Money = Int(0, MAX_AMOUNT)
+PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
+Amount = Int(-MAX_AMOUNT, MAX_AMOUNT)
+Flag = StrictBool
+
+
+def Name(max_length: int) -> type[str]:
+    """A name or title: surrounding spaces go first, then it must keep at least one character."""
+    return Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=max_length)]
+
+
+def QueryId(default=None):
+    return Query(default, ge=1, le=MAX_ID)
+
+
+def QueryRound(default=None):
+    return Query(default, ge=0, le=100_000)
+
+
+def QueryPage(default=1):
+    return Query(default, ge=1, le=100_000)
