@@ -6,21 +6,24 @@ import sqlite3
 import sys
 from pathlib import Path
 
+import uvicorn
+
+from app.catalog.battlescribe import BattleScribeError, import_catalog
+from app.catalog.catalog import STARTER_DIR, CatalogError, load
+from app.core.db import make_engine, unit_of_work
+from app.core.logging import configure_logging
+from app.core.migrate import upgrade
 from app.core.settings import get_settings
+from app.demo import create_demo, demo_logins
 
 
 def _migrate() -> str:
-    from app.core.migrate import upgrade
-
     url = get_settings().resolved_database_url()
     upgrade(url)
     return url
 
 
 def _demo() -> bool:
-    from app.core.db import make_engine, unit_of_work
-    from app.demo import create_demo
-
     engine = make_engine(get_settings().resolved_database_url())
     with unit_of_work(engine, write=True) as session:
         created = create_demo(session)
@@ -35,8 +38,6 @@ def cmd_migrate(_args) -> int:
 
 
 def cmd_demo(_args) -> int:
-    from app.demo import demo_logins
-
     _migrate()
     print("Demo campaign created." if _demo() else "Demo campaign already exists.")
     print(demo_logins())
@@ -44,24 +45,21 @@ def cmd_demo(_args) -> int:
 
 
 def cmd_serve(args) -> int:
-    import uvicorn
-
-    from app.demo import demo_logins
-
     get_settings().resolved_secret_key()  # refuse a known key before anything else
     _migrate()
     if not args.no_demo:
         _demo()
         print("Demo logins:\n" + demo_logins())
     print(f"Hideout runs at http://{args.host}:{args.port}")
-    uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True)
+    settings = get_settings()
+    configure_logging(json=settings.log_json, level=settings.log_level)
+    # Uvicorn's own lines go through the same handler; requests are logged by the app.
+    uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True,
+                log_config=None, access_log=False)
     return 0
 
 
 def cmd_import_catalog(args) -> int:
-    from app.catalog.battlescribe import BattleScribeError, import_catalog
-    from app.catalog.catalog import STARTER_DIR, CatalogError, load
-
     out_dir = get_settings().var_dir / "catalog"
     try:
         report = import_catalog([Path(p) for p in args.paths], out_dir)

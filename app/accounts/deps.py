@@ -66,17 +66,30 @@ async def csrf_checked(request: Request) -> None:
             raise DomainError("csrf_failed")
 
 
+def _session_user(request: Request, session: Session, token: str) -> User | None:
+    user, ended = service.user_for_session(session, request.app.state.settings, _secret(request), token)
+    if ended:
+        # The ended session's row is deleted (kept even if this request is then refused)
+        # and the response drops the cookie (app/main.py).
+        request.state.session_ended = True
+    return user
+
+
+def _not_logged_in(request: Request) -> DomainError:
+    return DomainError("not_logged_in", persist=getattr(request.state, "session_ended", False))
+
+
 def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
-    user = service.user_for_session(session, _secret(request), token) if token else None
+    user = _session_user(request, session, token) if token else None
     _remember(request, user)
     _set_locale(request, user)
     return user
 
 
-def page_login_required(user: Annotated[User | None, Depends(page_user)]) -> User:
+def page_login_required(request: Request, user: Annotated[User | None, Depends(page_user)]) -> User:
     if user is None:
-        raise DomainError("not_logged_in")
+        raise _not_logged_in(request)
     return user
 
 
@@ -91,7 +104,7 @@ def _api_identity(request: Request, session: Session) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    user = service.user_for_session(session, _secret(request), token)
+    user = _session_user(request, session, token)
     # The cookie is accepted on the API only with the same CSRF proof as a form.
     if user and request.method in WRITE_METHODS:
         if not _csrf_ok(request, request.headers.get(CSRF_HEADER)):
@@ -108,9 +121,9 @@ def api_user_optional(request: Request, session: SessionDep) -> User | None:
     return user
 
 
-def api_user(user: Annotated[User | None, Depends(api_user_optional)]) -> User:
+def api_user(request: Request, user: Annotated[User | None, Depends(api_user_optional)]) -> User:
     if user is None:
-        raise DomainError("not_logged_in")
+        raise _not_logged_in(request)
     return user
 
 

@@ -24,6 +24,9 @@ class UserSession(SQLModel, table=True):
     user_id: int = Field(foreign_key="user_account.id", index=True, ondelete="CASCADE")
     token_hash: str = Field(max_length=64, unique=True)
     created_at: datetime = Field(default_factory=utcnow)
+    # Written at most every few minutes (accounts/rules.py SESSION_TOUCH); an idle or
+    # too old session is deleted when next seen.
+    last_seen_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
 
 

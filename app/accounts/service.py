@@ -1,15 +1,16 @@
 """Account use cases: registration, login with throttling, sessions, API tokens."""
 from __future__ import annotations
 
-from datetime import timedelta
+from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import func, or_
+from sqlalchemy import delete, func, or_, update
+from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
 from app.accounts import rules
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession
 from app.core.db import utcnow
-from app.core.errors import DomainError
+from app.core.errors import DomainError, Duration
 from app.core.i18n import LOCALES
 from app.core.security import hash_password, new_token, token_digest, verify_password
 from app.core.settings import Settings
@@ -29,21 +30,46 @@ def register(session: Session, *, nickname: str, password: str, locale: str | No
     return user
 
 
+def _aware(moment: datetime | None) -> datetime | None:
+    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
+
+
+def login_throttles(settings: Settings) -> tuple[rules.Throttle, rules.Throttle]:
+    """(per address and nickname together, per address alone)."""
+    first, cap = timedelta(seconds=settings.login_first_wait_seconds), timedelta(minutes=settings.login_max_wait_minutes)
+    return (rules.Throttle(settings.login_max_failures, first, cap),
+            rules.Throttle(settings.login_max_failures_per_address, first, cap))
+
+
 def authenticate(session: Session, settings: Settings, *, nickname: str, password: str, address: str) -> User:
-    key = rules.nickname_key(nickname)[:64]
-    since = utcnow() - timedelta(minutes=settings.login_window_minutes)
-    by_nick, by_addr = session.exec(
-        select(
-            func.count().filter(LoginFailure.nickname_key == key),
-            func.count().filter(LoginFailure.address == address),
-        ).where(LoginFailure.at >= since, or_(LoginFailure.nickname_key == key, LoginFailure.address == address))
+    """R11.5: failed logins slow down the next attempt from the same address, for that
+    nickname soon and for any nickname much later (a club shares one router); the owner
+    elsewhere is never locked out. While a wait runs even the right password is refused,
+    so the wait cannot be used to test passwords."""
+    key, address = rules.nickname_key(nickname)[:64], address[:64]
+    now = utcnow()
+    since = now - timedelta(minutes=settings.login_window_minutes)
+    pair = LoginFailure.nickname_key == key
+    by_pair, last_pair, by_address, last_address = session.exec(
+        select(func.count().filter(pair), func.max(LoginFailure.at).filter(pair), func.count(), func.max(LoginFailure.at))
+        .where(LoginFailure.address == address, LoginFailure.at >= since)
     ).one()
-    if by_nick >= settings.login_max_failures or by_addr >= settings.login_max_failures_per_address:
-        raise DomainError("login_throttled", minutes=settings.login_window_minutes)
+    pair_policy, address_policy = login_throttles(settings)
+    wait = max(
+        rules.throttle_wait(pair_policy, failures=by_pair, last_failure=_aware(last_pair), now=now),
+        rules.throttle_wait(address_policy, failures=by_address, last_failure=_aware(last_address), now=now),
+    )
+    if wait:
+        raise DomainError("login_throttled", wait=Duration(wait))
     user = session.exec(select(User).where(User.nickname_key == key)).first()
+    # Rows older than the window no longer count: each login attempt prunes them (indexed).
+    session.execute(delete(LoginFailure).where(LoginFailure.at < since))
     if not verify_password(password, user.password_hash if user else None):
-        session.add(LoginFailure(nickname_key=key, address=address[:64]))
+        session.add(LoginFailure(nickname_key=key, address=address, at=now))
         raise DomainError("login_failed", persist=True)
+    # Success forgives this address's failures for this nickname, and ends dead sessions.
+    session.execute(delete(LoginFailure).where(LoginFailure.address == address, pair))
+    prune_sessions(session, settings)
     return user
 
 
@@ -53,12 +79,52 @@ def start_session(session: Session, secret_key: str, *, user: User) -> str:
     return token
 
 
-def user_for_session(session: Session, secret_key: str, token: str) -> User | None:
-    return session.exec(
-        select(User)
+def prune_sessions(session: Session, settings: Settings) -> int:
+    """Delete every ended session: logged out, idle too long or too old (run at each login)."""
+    now = utcnow()
+    result = session.execute(
+        delete(UserSession).where(or_(
+            UserSession.revoked_at.is_not(None),
+            UserSession.last_seen_at <= now - timedelta(days=settings.session_idle_days),
+            UserSession.created_at <= now - timedelta(days=settings.session_max_days),
+        ))
+    )
+    return result.rowcount or 0
+
+
+def _bookkeeping(session: Session, statement) -> bool:
+    """A write a read request makes on the side (a session's last-seen time, deleting an
+    ended session). In a savepoint, so that on a busy SQLite (another writer committed
+    first) it is skipped and retried on a later request instead of failing this one."""
+    try:
+        with session.begin_nested():
+            session.execute(statement)
+        return True
+    except OperationalError:
+        return False
+
+
+def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
+    """The session's user, or None; the flag says a session was found but had ended (it
+    is deleted, and the browser should drop its cookie)."""
+    row = session.exec(
+        select(User, UserSession)
         .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token_hash == token_digest(secret_key, token), UserSession.revoked_at.is_(None))
+        .where(UserSession.token_hash == token_digest(secret_key, token))
     ).first()
+    if row is None:
+        return None, False
+    user, live = row
+    now = utcnow()
+    if live.revoked_at is not None or rules.session_expired(
+        created_at=_aware(live.created_at), last_seen_at=_aware(live.last_seen_at), now=now,
+        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days),
+    ):
+        _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
+        return None, True
+    if rules.session_needs_touch(last_seen_at=_aware(live.last_seen_at), now=now):
+        _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
+    return user, False
 
 
 def end_session(session: Session, secret_key: str, token: str) -> None:
@@ -112,12 +178,18 @@ def revoke_api_token(session: Session, *, user: User, token_id: int) -> None:
     row.revoked_at = utcnow()
 
 
-def change_password(session: Session, *, user: User, current: str, new: str) -> None:
+def change_password(session: Session, *, user: User, current: str, new: str) -> int:
+    """A new password also revokes every API token (they were made with the old one);
+    returns how many were revoked. The page ends the other browser sessions."""
     if not verify_password(current, user.password_hash):
         raise DomainError("wrong_password")
     rules.check_password(new)
     user.password_hash = hash_password(new)
     session.add(user)
+    result = session.execute(
+        update(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None)).values(revoked_at=utcnow())
+    )
+    return result.rowcount or 0
 
 
 def set_locale(session: Session, *, user: User, locale: str) -> None:

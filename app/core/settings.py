@@ -23,9 +23,23 @@ class Settings(BaseSettings):
     # Cheap argon2 parameters for the test suite only.
     fast_hashing: bool = False
     secure_cookies: bool = False
+    # Login throttling (R11.5): failures count for `login_window_minutes`. Up to
+    # `login_max_failures` per address and nickname together, and
+    # `login_max_failures_per_address` per address alone (a club behind one router), go
+    # free; each failure over a limit makes the next attempt wait, from
+    # `login_first_wait_seconds` doubling per failure up to `login_max_wait_minutes`.
     login_max_failures: int = 5
-    login_max_failures_per_address: int = 30
-    login_window_minutes: int = 15
+    login_max_failures_per_address: int = 100
+    login_window_minutes: int = 60
+    login_first_wait_seconds: int = 30
+    login_max_wait_minutes: int = 15
+    # Browser sessions end after this many days without a request, and this many days
+    # after logging in whatever happens.
+    session_idle_days: int = 30
+    session_max_days: int = 90
+    # Logs: JSON lines (for a log collector) or readable console lines.
+    log_json: bool = False
+    log_level: str = "INFO"
 
     def resolved_database_url(self) -> str:
         if self.database_url:
