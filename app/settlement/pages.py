@@ -1,0 +1,195 @@
+"""The settlement page: one phone page with the six steps, every number pre-filled from the
+battle, shortcuts for the common case; and the ransoms page. Forms post the whole page and
+come back with post/redirect/get; a small script (static/settlement.js) keeps the numbers
+live without a round trip, and everything works without it."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.accounts.deps import PageLogin, SessionDep
+from app.campaigns import house_rules
+from app.core import flash
+from app.core.errors import N_, DomainError, Msg
+from app.core.forms import Form, confirm_page, confirmed, int_field, refusal
+from app.core.templating import render, request_gettext
+from app.core.types import MAX_AMOUNT, PathId
+from app.maps import service as maps
+from app.settlement import rules, service
+from app.visibility import viewer_for
+
+router = APIRouter()
+PAGE = "/campaigns/{cid}/battles/{bid}/settlements/{wid}"
+CONFIRM_CLOSE = (N_("Close the settlement?"),
+                 N_("Injuries, experience, promotions, equipment and the retinue are applied now; only the game master can reopen it."),
+                 N_("Close the settlement"))
+
+
+def _url(cid: int, bid: int, wid: int) -> str:
+    return f"/campaigns/{cid}/battles/{bid}/settlements/{wid}"
+
+
+def _page(request, session, user, cid, bid, wid, status_code=200, shown: dict | None = None, **extra):
+    sv = service.get(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
+    steps = {**sv.steps, **(shown or {})}
+    names = service.nicknames(session, cid)
+    settings = sv.ctx.settings
+    gone = {i["model_id"] for i in steps["injuries"] if i["result"] in rules.GONE}
+    return render(
+        request, "settlement/settlement.html", status_code=status_code, viewer=sv.viewer, campaign=sv.viewer.campaign, sv=sv,
+        steps=steps, names=names, labels=maps.place_labels(maps.places(session, cid)), settings=settings,
+        taken_out=set(steps["course"].get("taken_out") or []), objectives=set(steps["course"].get("objectives") or []),
+        took_out={int(k): v for k, v in (steps["course"].get("took_out") or {}).items()},
+        injuries={i["model_id"]: i for i in steps["injuries"]}, rolled={m: r[-1] for m, r in sv.rolls.items() if r},
+        xp={e["model_id"]: e["xp"] for e in steps["experience"]}, promotions={(p["model_id"], p["rank"]): p["upgrade"] for p in steps["promotions"]},
+        equipment={e["item_id"]: e for e in steps["equipment"]}, gone=gone, ranks=settings["ranks"],
+        part_on=all(e["xp"] >= steps["proposal"].get(e["model_id"], 0) for e in steps["experience"]),
+        default_leader=steps["retinue"]["leader_id"] or next((m.model_id for m in sv.ctx.members if "Command" in m.types and m.model_id not in gone), None),
+        RESULTS=house_rules.RESULTS, RESULT_NAMES=house_rules.RESULT_NAMES, OUTCOME_NAMES=rules.RESULT_NAMES,
+        STEP_NAMES=rules.STEP_NAMES, tab="battles", **extra)
+
+
+@router.get(PAGE)
+def settlement(cid: PathId, bid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep):
+    return _page(request, session, user, cid, bid, wid)
+
+
+def _ints(values) -> list[int]:
+    return [i for i in (int_field(v) for v in values) if i is not None]
+
+
+def parse(form, sv: service.SettlementView) -> dict:
+    """The page's form as the six steps (the same shapes as the API's)."""
+    members = sv.ctx.member_ids
+    rolled = {m: r[-1] for m, r in sv.rolls.items() if r}
+    taken_out = [m for m in _ints(form.getlist("out")) if m in members]
+    # A model with a rolled result stays taken out (its checkbox is locked on the page).
+    taken_out += [m for m in rolled if m not in taken_out]
+    course = {"taken_out": taken_out, "objectives": [m for m in _ints(form.getlist("obj")) if m in members],
+              "took_out": {str(m): max(0, int_field(form.get(f"took_{m}"), 0) or 0) for m in members if int_field(form.get(f"took_{m}"), 0)}}
+    injuries = []
+    for m in taken_out:
+        result = rolled[m]["result"] if m in rolled else str(form.get(f"injury_{m}", ""))
+        if result not in house_rules.RESULTS:
+            continue
+        entry: dict = {"model_id": m, "result": result}
+        if result == "permanent":
+            entry["text"] = str(form.get(f"text_{m}", "")).strip()[:200]
+        if result == "captured" and int_field(form.get(f"captor_{m}")):
+            entry["captor_player_id"] = int_field(form.get(f"captor_{m}"))
+        if result == "dead":
+            entry["items_lost"] = form.get(f"itemslost_{m}") == "on"
+        injuries.append(entry)
+    gone = {i["model_id"] for i in injuries if i["result"] in rules.GONE}
+    experience = [{"model_id": m, "xp": max(0, min(999, int_field(form.get(f"xp_{m}"), 0) or 0))} for m in members if f"xp_{m}" in form]
+    if form.get("action") == "part_toggle":
+        # The shortcut's award for taking part, on (the pre-filled default) or off for everyone.
+        part = sv.ctx.settings["xp"]["taking_part"] * (-1 if form.get("part_award") == "1" else 1)
+        experience = [{"model_id": e["model_id"], "xp": max(0, e["xp"] + part)} for e in experience]
+    equipment = []
+    for item in sv.ctx.items:
+        if f"item_{item.item_id}" not in form:
+            continue
+        target = int_field(form.get(f"item_{item.item_id}"))
+        lost = form.get(f"itemlost_{item.item_id}") == "on" and item.model_id in gone
+        equipment.append({"item_id": item.item_id, "model_id": None if lost or target in gone else target, "lost": lost})
+    promotions = []
+    for key, value in form.multi_items():
+        if key.startswith("promo_") and str(value).strip():
+            _p, model_id, rank = (key.split("_") + ["", ""])[:3]
+            if int_field(model_id) in members and int_field(rank):
+                promotions.append({"model_id": int_field(model_id), "rank": int_field(rank), "upgrade": str(value).strip()[:200]})
+    changes = {"course": course, "injuries": injuries, "experience": experience, "equipment": equipment, "promotions": promotions}
+    if form.get("retinue_form") == "1":
+        changes["retinue"] = {"leader_id": int_field(form.get("leader")), "retinue_ids": _ints(form.getlist("retinue"))}
+    if form.get("action") == "survived":
+        changes["course"] = {**course, "taken_out": [m for m in course["taken_out"] if m in rolled]}
+        changes["injuries"] = [i for i in injuries if i["model_id"] in rolled]
+    return changes
+
+
+@router.post(PAGE)
+def save(cid: PathId, bid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    """Save the draft; or roll, re-roll, "everyone survived", "+1 XP to all who took part", close."""
+    action = str(form.get("action", "save"))
+    sv = service.get(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
+    changes = parse(form, sv)
+    url = _url(cid, bid, wid)
+    try:
+        service.save(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid, changes=changes)
+        if action.startswith(("roll:", "reroll:")):
+            kind, _sep, model = action.partition(":")
+            model_id = int_field(model, -1)
+            service.roll(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid, model_id=model_id, reroll=kind == "reroll")
+            sv = service.get(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
+            roll = sv.rolls[model_id][-1]
+            name = sv.models[model_id].name
+            return flash.redirect(request, f"{url}#m-{model_id}", N_("%(model)s: %(face)s on the die — %(result)s."),
+                                  model=name, face=roll["face"], result=Msg(house_rules.RESULT_NAMES[roll["result"]]))
+        if action == "close":
+            service.close(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
+            if not confirmed(form):
+                gettext = request_gettext(request)
+                question, detail, button = CONFIRM_CLOSE
+                viewer = viewer_for(session, user, cid)
+                return confirm_page(request, session, form, question=gettext(question), detail=gettext(detail), button=gettext(button),
+                                    action=url, cancel=url, viewer=viewer, campaign=viewer.campaign, tab="battles")
+            return flash.redirect(request, url, N_("The settlement is closed."))
+    except DomainError as exc:
+        message = refusal(request, session, exc)
+        return _page(request, session, user, cid, bid, wid, status_code=exc.status, error=message, shown=_shown(changes))
+    anchor = {"survived": "#course", "part_toggle": "#experience"}.get(action, "")
+    return flash.redirect(request, url + anchor, N_("Saved."))
+
+
+def _shown(changes: dict) -> dict:
+    """What the refused form said, to show it again rather than lose the player's taps."""
+    shown = dict(changes)
+    shown["course"] = {**changes["course"], "result": None}
+    return shown
+
+
+@router.post(PAGE + "/reopen")
+def reopen(cid: PathId, bid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep):
+    try:
+        service.reopen(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
+    except DomainError as exc:
+        return _page(request, session, user, cid, bid, wid, status_code=exc.status, error=refusal(request, session, exc))
+    return flash.redirect(request, _url(cid, bid, wid), N_("The settlement is reopened; the player can revise and close it again."))
+
+
+# --- ransoms ------------------------------------------------------------------------------------
+
+
+def _ransoms_page(request, session, user, cid, status_code=200, **extra):
+    viewer, found, models = service.ransoms(session, actor=user, campaign_id=cid)
+    return render(request, "settlement/ransoms.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
+                  ransoms=found, models=models, names=service.nicknames(session, cid), tab="overview", **extra)
+
+
+@router.get("/campaigns/{cid}/ransoms")
+def ransoms(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
+    return _ransoms_page(request, session, user, cid)
+
+
+@router.post("/campaigns/{cid}/ransoms/{rid}/{decision}")
+def decide(cid: PathId, rid: PathId, decision: str, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    try:
+        if decision == "offer":
+            price = int_field(form.get("price"))
+            if price is None:
+                raise DomainError("field_not_integer")
+            if price < 0:
+                raise DomainError("field_too_small", min=0)
+            if price > MAX_AMOUNT:
+                raise DomainError("field_too_large", max=MAX_AMOUNT)
+            service.offer(session, actor=user, campaign_id=cid, ransom_id=rid, price=price)
+            message = N_("The ransom is named: %(price)s gold.")
+        elif decision in ("pay", "refuse"):
+            ransom = service.answer(session, actor=user, campaign_id=cid, ransom_id=rid, pay=decision == "pay")
+            price = ransom.price
+            message = N_("Ransom paid: %(price)s gold; the model is back.") if decision == "pay" else N_("Ransom refused: the model is lost.")
+        else:
+            raise DomainError("not_found")
+    except DomainError as exc:
+        return _ransoms_page(request, session, user, cid, status_code=exc.status, error=refusal(request, session, exc))
+    return flash.redirect(request, f"/campaigns/{cid}/ransoms", message, price=price)
