@@ -139,12 +139,17 @@ def new_page(request, browser, live_server):
         contexts.append(context)
         page = context.new_page()
         page._e2e_name = name or f"page{len(pages) + 1}"
+        # Issue 10: pages run under the Content-Security-Policy; any violation fails the test.
+        page.on("console", lambda msg: violations.append(f"{page.url}: {msg.text}")
+                if "Content Security Policy" in msg.text or "Refused to" in msg.text else None)
         pages.append(page)
         return page
 
+    violations: list[str] = []
     yield factory
     for context in contexts:
         context.close()
+    assert violations == [], "Content-Security-Policy violations:\n" + "\n".join(violations)
 
 
 # --- screenshots -----------------------------------------------------------------

@@ -39,9 +39,16 @@ def brute_force_min_left_out(side_sizes: list[int], cap: int | None) -> int:
 
 
 def check_plan(plan: rules.Split, arrivals: list[Arrival], side_of: dict[int, int], cap: int | None) -> None:
-    seen = [a.warband_id for battle in plan.battles for side in battle for a in side] + [a.warband_id for a in plan.left_out]
-    assert sorted(seen) == sorted(a.warband_id for a in arrivals) or plan.unopposed  # no warband twice or lost
-    assert len(seen) == len(set(seen))
+    """Every warband is in exactly one place of the plan: a battle, left out, or unopposed —
+    and unopposed only when everyone at the destination stands on one side (R6.2)."""
+    seen = ([a.warband_id for battle in plan.battles for side in battle for a in side]
+            + [a.warband_id for a in plan.left_out] + [a.warband_id for a in plan.unopposed])
+    assert sorted(seen) == sorted(a.warband_id for a in arrivals)  # no warband lost
+    assert len(seen) == len(set(seen))  # no warband twice
+    if len({side_of[a.player_id] for a in arrivals}) >= 2:
+        assert plan.unopposed == []
+    else:
+        assert plan.battles == [] and plan.left_out == []
     for battle in plan.battles:
         assert len(battle) >= 2
         size = sum(len(side) for side in battle)
@@ -70,10 +77,42 @@ def test_r6_3_r6_4_plan_invariants(side_sizes, cap, seed):
         return
     check_plan(plan, arrivals, side_of, cap)
     kept = len(arrivals) - len(plan.left_out)
-    assert len(plan.battles) == rules.battles_needed(kept, cap)  # the fewest battles
+    fewest = 1 if cap is None else -(-kept // cap)  # the fewest battles that hold everyone kept
+    assert len(plan.battles) == fewest
     sizes = [sum(len(s) for s in b) for b in plan.battles]
     assert max(sizes) - min(sizes) <= 1  # as even as possible
     assert plan == rules.plan_destination(arrivals, allied_by(side_of), cap, seed)  # same seed, same plan
+
+
+# (warbands per side, battle size limit) -> (battle sizes, largest first; warbands left out),
+# worked out by hand from R6.3/R6.4: the fewest battles that let every warband fight, sizes as
+# even as possible, two sides or more in each, as few left out as the sides allow.
+SPLITS = [
+    ([1, 1], 2, [2], 0),
+    ([1] * 5, 2, [2, 2], 1),
+    ([1] * 6, 3, [3, 3], 0),
+    ([1] * 7, 3, [3, 2, 2], 0),
+    ([1] * 8, 3, [3, 3, 2], 0),
+    ([2, 1], 2, [2], 1),
+    ([3, 1], 2, [2], 2),
+    ([3, 1], 3, [3], 1),
+    ([3, 3], 2, [2, 2, 2], 0),
+    ([4, 1, 1], 3, [3, 3], 0),
+    ([5, 1], None, [6], 0),
+    ([2, 2, 2], None, [6], 0),
+    ([2, 2, 2], 4, [3, 3], 0),
+    ([6, 2], 3, [3, 3], 2),
+]
+
+
+def test_r6_3_r6_4_battle_sizes_from_a_table_worked_out_by_hand():
+    for side_sizes, cap, sizes, left_out in SPLITS:
+        arrivals, side_of = arrivals_for(side_sizes)
+        for seed in (0, 1, 2):
+            plan = rules.plan_destination(arrivals, allied_by(side_of), cap, seed)
+            check_plan(plan, arrivals, side_of, cap)
+            got = sorted((sum(len(s) for s in b) for b in plan.battles), reverse=True)
+            assert (got, len(plan.left_out)) == (sizes, left_out), (side_sizes, cap, seed)
 
 
 def test_r6_3_one_against_one_without_the_multi_band_module():

@@ -4,7 +4,6 @@ from __future__ import annotations
 
 import re
 import shutil
-import time
 import xml.etree.ElementTree as ET
 from pathlib import Path
 
@@ -388,10 +387,7 @@ def test_v2_real_import_loads_and_every_faction_can_field_a_warband(tmp_path, re
     cats = sorted(source.glob("*.cat"))
     assert len(cats) == 22
     out = tmp_path / "out"
-    started = time.perf_counter()
     report = bs.import_catalog([*cats, source / "Vanguard.gst"], out)
-    elapsed = time.perf_counter() - started
-    assert elapsed < 5, f"importing {len(cats)} catalogues took {elapsed:.1f}s"
     assert len(list(out.glob("bs.*.json"))) == 22
     catalog = load([STARTER_DIR, out])
     factions = [k for k in catalog.factions if k.startswith("bs.")]
