@@ -96,7 +96,7 @@ def _round_one(session: Session, campaign_id: int, gm, users: dict, ruins: int) 
                                .where(Player.user_id == player.id, Player.campaign_id == campaign_id)).one()
         model_ids = list(session.exec(select(CompanyModel.id).where(CompanyModel.company_id == company.id)).all())
         warbands.create_warband(session, actor=player, campaign_id=campaign_id, name=name, model_ids=model_ids,
-                                mercenary_key=None, catalog=catalog, gettext=lambda text: text)
+                                mercenary_key=None, catalog=catalog)
 
 
 # Each demo player's faction and a first purchase, so the company pages have something to show.

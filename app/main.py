@@ -1,24 +1,47 @@
 """create_app(): routers, static files, middleware and error handlers."""
 from __future__ import annotations
 
+import re
+
 from urllib.parse import quote
 
 import structlog
-from fastapi import FastAPI, Request
+from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import JSONResponse, RedirectResponse
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
 from fastapi.staticfiles import StaticFiles
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
+from app.accounts import api as accounts_api, pages as accounts_pages
+from app.campaigns import api as campaigns_api, pages as campaigns_pages
+from app.battles import api as battles_api, pages as battles_pages
+from app.catalog import api as catalog_api, pages as catalog_pages
+from app.catalog.catalog import CatalogStore
+from app.chronicle import api as chronicle_api, pages as chronicle_pages
+from app.companies import api as companies_api, pages as companies_pages
+from app.events import api as events_api, pages as events_pages
+from app.gold import api as gold_api, pages as gold_pages
+from app.warbands import api as warbands_api, pages as warbands_pages
+from app.rounds import api as rounds_api, pages as rounds_pages
+from app.settlement import api as settlement_api, pages as settlement_pages
+from app.maps import api as maps_api, map_pages, pages as maps_pages
 from app.core.db import make_engine
-from app.core.errors import DomainError, message_for
+from app.core.errors import DomainError, detail_messages, error_responses, message_for
+from app.core.flash import clear_if_taken
 from app.core.i18n import choose_locale
-from app.core.security import CSRF_COOKIE, LANG_COOKIE
+from app.core.nul import reject_nul
+from app.core.limits import MAX_BODY, BodyLimit, BodyTooLarge
+from app.core.logging import RequestLogMiddleware, configure_logging
+from app.core.security import CSRF_COOKIE, LANG_COOKIE, SESSION_COOKIE
 from app.core.settings import ROOT, Settings, get_settings
-from app.core.templating import render, request_gettext
+from app.core.templating import env, render, request_gettext
 from app.core.validation import details_from_errors
 
 log = structlog.get_logger()
+ERRORS_DECLARED = error_responses()
+# No inline script anywhere (scripts live in static/); inline styles stay allowed.
+CSP = ("default-src 'self'; script-src 'self'; style-src 'self' 'unsafe-inline'; img-src 'self' data: blob:; "
+       "connect-src 'self'; object-src 'none'; frame-ancestors 'none'; base-uri 'self'; form-action 'self'")
 API_PREFIX = "/api/v1"
 
 
@@ -38,6 +61,20 @@ def _error_json(request: Request, status: int, code: str, params: dict | None = 
     return JSONResponse({"error": {"code": code, "message": message, "details": details or []}}, status_code=status)
 
 
+def _allowed_methods(request: Request) -> str | None:
+    """Every documented method at this API path (FastAPI keeps one route per method, so
+    Starlette's own Allow header names only the first one that matched)."""
+    table = getattr(request.app.state, "allowed_methods", None)
+    if table is None:
+        table = [(re.compile("^" + re.sub(r"{[^/]+}", "[^/]+", path) + "$"), sorted(m.upper() for m in ops))
+                 for path, ops in request.app.openapi().get("paths", {}).items()]
+        request.app.state.allowed_methods = table
+    for pattern, methods in table:
+        if pattern.match(request.url.path):
+            return ", ".join(methods)
+    return None
+
+
 def _error_page(request: Request, status: int, code: str, params: dict | None = None) -> object:
     if code == "not_logged_in":
         return RedirectResponse(f"/login?next={quote(request.url.path)}", status_code=303)
@@ -47,6 +84,112 @@ def _error_page(request: Request, status: int, code: str, params: dict | None = 
     return render(request, "error.html", status_code=status, message=message, status=status)
 
 
+def _internal_error(request: Request) -> object:
+    """The answer to an unexpected exception (logged once by RequestLogMiddleware): the
+    error body or page, with the request id to quote when reporting it."""
+    _ensure_locale(request)
+    request_id = getattr(request.state, "request_id", None)
+    message = message_for("internal_error", {}, request_gettext(request))
+    if _is_api(request):
+        body = {"code": "internal_error", "message": message, "details": [], "request_id": request_id}
+        return JSONResponse({"error": body}, status_code=500)
+    template = "partials/error.html" if request.headers.get("hx-request") else "error.html"
+    return render(request, template, status_code=500, message=message, status=500, request_id=request_id)
+
+
+# --- error handlers: every refusal in the error body of API.md or a page in the user's language
+
+
+async def _body_too_large(request: Request, exc: BodyTooLarge):
+    _ensure_locale(request)
+    params = {"max_mb": MAX_BODY // (1024 * 1024)}
+    if _is_api(request):
+        return _error_json(request, 413, "body_too_large", params)
+    return _error_page(request, 413, "body_too_large", params)
+
+
+async def _domain_error(request: Request, exc: DomainError):
+    _ensure_locale(request)
+    if _is_api(request):
+        response = _error_json(request, exc.status, exc.code, exc.params, detail_messages(exc.details, request_gettext(request)))
+    else:
+        response = _error_page(request, exc.status, exc.code, exc.params)
+    if exc.status == 429 and "wait" in exc.params:
+        response.headers["Retry-After"] = str(int(exc.params["wait"]))
+    return response
+
+
+async def _validation_error(request: Request, exc: RequestValidationError):
+    _ensure_locale(request)
+    errors = list(exc.errors())
+    if any(err.get("loc", ("",))[0] == "path" for err in errors):
+        # An id in the path that cannot exist (0, -1, 2**31, "abc") is simply not found.
+        return _error_json(request, 404, "not_found") if _is_api(request) else _error_page(request, 404, "not_found")
+    details = details_from_errors(errors, request_gettext(request))
+    if _is_api(request):
+        return _error_json(request, 422, "validation_error", details=details)
+    return _error_page(request, 422, "validation_error")
+
+
+async def _http_error(request: Request, exc: StarletteHTTPException):
+    _ensure_locale(request)
+    code = {401: "not_logged_in", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}.get(exc.status_code, "field_invalid")
+    # A body that cannot be parsed (bad UTF-8, nesting too deep) is invalid input: 422.
+    status = 422 if exc.status_code == 400 else exc.status_code
+    code = "validation_error" if status == 422 else code
+    response = _error_json(request, status, code) if _is_api(request) else _error_page(request, status, code)
+    for name, value in (exc.headers or {}).items():
+        response.headers[name] = value
+    if exc.status_code == 405 and _allowed_methods(request):
+        response.headers["Allow"] = _allowed_methods(request)
+    return response
+
+
+async def _unexpected(request: Request, exc: Exception):
+    # Only for errors outside RequestLogMiddleware (which answers and logs the rest).
+    log.exception("unhandled_error", path=request.url.path)
+    return _internal_error(request)
+
+
+def _add_headers_middleware(app: FastAPI, settings: Settings) -> None:
+    @app.middleware("http")
+    async def cookies_and_headers(request: Request, call_next):
+        response = await call_next(request)
+        new_csrf = getattr(request.state, "new_csrf_cookie", None)
+        if new_csrf:
+            response.set_cookie(CSRF_COOKIE, new_csrf, httponly=True, samesite="lax", secure=settings.secure_cookies, max_age=60 * 60 * 24 * 365)
+        clear_if_taken(request, response)
+        if getattr(request.state, "session_ended", False):
+            response.delete_cookie(SESSION_COOKIE)
+        response.headers.setdefault("X-Content-Type-Options", "nosniff")
+        response.headers.setdefault("Referrer-Policy", "same-origin")
+        response.headers.setdefault("X-Frame-Options", "DENY")
+        response.headers.setdefault("Content-Security-Policy", CSP)
+        if settings.secure_cookies:
+            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
+        return response
+
+
+API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
+               warbands_api, battles_api, rounds_api, settlement_api)
+PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
+                catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages)
+
+
+def _add_routes(app: FastAPI) -> None:
+    for module in API_MODULES:
+        app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED)
+    for module in PAGE_MODULES:
+        app.include_router(module.router, include_in_schema=False)
+    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+
+    @app.get("/api/docs", include_in_schema=False)
+    def api_docs():
+        """Swagger UI from the vendored swagger-ui-dist (no CDN, no online validator)."""
+        html = env.get_template("api/docs.html").render(openapi_url=app.openapi_url, title=f"{app.title} · docs")
+        return HTMLResponse(html)
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(
@@ -54,73 +197,22 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         version="1",
         description="Campaign server for Kings of War: Vanguard. See API.md for the contract.",
         openapi_url=f"{API_PREFIX}/openapi.json",
-        docs_url="/api/docs",
+        docs_url=None,  # served from static/vendor/swagger-ui, so it works offline
         redoc_url=None,
+        dependencies=[Depends(reject_nul)],
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.resolved_database_url())
     app.state.secret_key = settings.resolved_secret_key()
-
-    @app.middleware("http")
-    async def cookies_and_headers(request: Request, call_next):
-        response = await call_next(request)
-        new_csrf = getattr(request.state, "new_csrf_cookie", None)
-        if new_csrf:
-            response.set_cookie(CSRF_COOKIE, new_csrf, httponly=True, samesite="lax", secure=settings.secure_cookies, max_age=60 * 60 * 24 * 365)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        return response
-
-    @app.exception_handler(DomainError)
-    async def domain_error(request: Request, exc: DomainError):
-        _ensure_locale(request)
-        if _is_api(request):
-            return _error_json(request, exc.status, exc.code, exc.params, exc.details)
-        return _error_page(request, exc.status, exc.code, exc.params)
-
-    @app.exception_handler(RequestValidationError)
-    async def validation_error(request: Request, exc: RequestValidationError):
-        _ensure_locale(request)
-        details = details_from_errors(list(exc.errors()), request_gettext(request))
-        if _is_api(request):
-            return _error_json(request, 422, "validation_error", details=details)
-        return _error_page(request, 422, "validation_error")
-
-    @app.exception_handler(StarletteHTTPException)
-    async def http_error(request: Request, exc: StarletteHTTPException):
-        _ensure_locale(request)
-        code = {401: "not_logged_in", 403: "forbidden", 404: "not_found", 405: "method_not_allowed"}.get(
-            exc.status_code, "field_invalid"
-        )
-        if _is_api(request):
-            return _error_json(request, exc.status_code, code)
-        return _error_page(request, exc.status_code, code)
-
-    @app.exception_handler(Exception)
-    async def unexpected(request: Request, exc: Exception):
-        log.exception("unhandled_error", path=request.url.path)
-        _ensure_locale(request)
-        if _is_api(request):
-            return _error_json(request, 500, "internal_error")
-        return _error_page(request, 500, "internal_error")
-
-    from app.accounts import api as accounts_api, pages as accounts_pages
-    from app.campaigns import api as campaigns_api, pages as campaigns_pages
-    from app.battles import api as battles_api, pages as battles_pages
-    from app.catalog import api as catalog_api, pages as catalog_pages
-    from app.catalog.catalog import CatalogStore
-    from app.chronicle import api as chronicle_api, pages as chronicle_pages
-    from app.companies import api as companies_api, pages as companies_pages
-    from app.events import api as events_api, pages as events_pages
-    from app.gold import api as gold_api
-    from app.warbands import api as warbands_api, pages as warbands_pages
-    from app.maps import api as maps_api, map_pages, pages as maps_pages
-
     app.state.catalog = CatalogStore(settings.var_dir / "catalog")
-    for module in (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api, warbands_api, battles_api):
-        app.include_router(module.router, prefix=API_PREFIX)
-    for module in (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, catalog_pages, events_pages, warbands_pages, battles_pages):
-        app.include_router(module.router, include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.add_middleware(BodyLimit)
+    configure_logging(json=settings.log_json, level=settings.log_level)
+    # Inside the headers middleware, so a 500 answer still gets its cookies and headers.
+    app.add_middleware(RequestLogMiddleware, on_error=_internal_error)
+    _add_headers_middleware(app, settings)
+    for exc_class, handler in ((BodyTooLarge, _body_too_large), (DomainError, _domain_error),
+                               (RequestValidationError, _validation_error), (StarletteHTTPException, _http_error),
+                               (Exception, _unexpected)):
+        app.add_exception_handler(exc_class, handler)
+    _add_routes(app)
     return app

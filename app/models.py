@@ -8,6 +8,8 @@ from app.events.models import Event  # noqa: F401
 from app.gold.models import LedgerEntry  # noqa: F401
 from app.warbands.models import Order, Warband, WarbandMember  # noqa: F401
 from app.maps.models import Hideout, Path, Place  # noqa: F401
+from app.rounds.models import TwilightChoice  # noqa: F401
+from app.settlement.models import Ransom, Settlement  # noqa: F401
 from app.core.db import SQLModel
 
 metadata = SQLModel.metadata

@@ -105,3 +105,18 @@ def to_phase(client, gm: dict, cid: int, phase: str) -> None:
     for p in PHASES[PHASES.index(current) + 1: PHASES.index(phase) + 1]:
         r = client.post(f"/api/v1/campaigns/{cid}/phase", json={"phase": p}, headers=gm)
         assert r.status_code == 200, r.text
+
+
+def force_phase(engine, cid: int, phase: str) -> None:
+    """Moves the campaign straight to `phase` in the database, for tests of what a phase
+    refuses that do not play the round up to it (Twilight's gate, R7.2, would wait for
+    every result and settlement)."""
+    from sqlmodel import Session
+
+    from app.campaigns.models import Campaign
+
+    with Session(engine) as s:
+        campaign = s.get(Campaign, cid)
+        campaign.phase = phase
+        s.add(campaign)
+        s.commit()

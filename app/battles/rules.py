@@ -19,6 +19,16 @@ class Arrival:
     points: int
 
 
+@dataclass(frozen=True)
+class Group:
+    """A player's allies at a destination: a guild (permanent, led by its founder) or a
+    mission alliance for one event (led by its initiator) (R6.2, R8.1, R8.7)."""
+
+    kind: str  # "guild" or "alliance"
+    key: int
+    leader: int
+
+
 @dataclass
 class Split:
     battles: list[list[list[Arrival]]]  # battle -> sides -> warbands

@@ -19,18 +19,44 @@ from app.companies.models import CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import DomainError
 from app.events.models import Event
+from app.maps import service as maps
 from app.maps.models import Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 from app.warbands.models import Order, Warband, WarbandMember
+from app.core.pagination import Page, paginate
 
 BEACON = "light-the-beacon"
-RESULT_PHASES = ("battles", "settlement")
+# Participants report, confirm and dispute in Battles; the GM resolves or corrects in Battles
+# and Settlement; from Twilight on results are closed (R6.8, R7.2).
+PLAYER_RESULT_PHASES = ("battles",)
+GM_RESULT_PHASES = ("battles", "settlement")
+
+
+# Guilds and mission alliances plug in here when they exist: each source, given the session
+# and the campaign, answers which groups a player belongs to at an event (None: a place
+# without events). The battle plan (who stands together, R6.2) and Twilight (who takes a
+# place won by allies, R7.3, R8.10) both read it, so they always agree.
+GroupsOf = Callable[[int, int | None], list[rules.Group]]
+GROUP_SOURCES: list[Callable[[Session, Campaign], GroupsOf]] = []
+
+
+def add_group_source(source: Callable[[Session, Campaign], GroupsOf]) -> None:
+    if source not in GROUP_SOURCES:
+        GROUP_SOURCES.append(source)
+
+
+def groups(session: Session, campaign: Campaign) -> GroupsOf:
+    found = [source(session, campaign) for source in GROUP_SOURCES]
+    return lambda player_id, event_id: [g for of in found for g in of(player_id, event_id)]
 
 
 def alliances(session: Session, campaign: Campaign, event_id: int | None) -> Callable[[int, int], bool]:
-    """Who stands with whom at a destination (R6.2). Guilds and mission alliances add to
-    this when they exist; until then every player stands alone."""
-    return lambda a, b: False
+    """Who stands with whom at a destination (R6.2): players sharing a guild, or a mission
+    alliance for this event. Until guilds and alliances exist every player stands alone."""
+    if not GROUP_SOURCES:
+        return lambda a, b: False
+    of = groups(session, campaign)
+    return lambda a, b: bool(set(of(a, event_id)) & set(of(b, event_id)))
 
 
 def _rosters(session: Session, warband_ids: list[int]) -> dict[int, list[dict]]:
@@ -171,6 +197,14 @@ def battles_of(session: Session, campaign: Campaign, round_: int | None = None, 
     return [BattleView(b, warbands[b.id], confirmations[b.id]) for b in battles]
 
 
+def battle_page(session: Session, campaign: Campaign, round_: int | None, *, page: int, per_page: int) -> Page:
+    """One page of a round's battles, sliced in the database (public to members, R6.5)."""
+    query = select(Battle.id).where(Battle.campaign_id == campaign.id, Battle.round == (campaign.round if round_ is None else round_))
+    ids = paginate(session, query.order_by(Battle.id), page=page, per_page=per_page)
+    ids.items = battles_of(session, campaign, battle_ids=list(ids.items)) if ids.items else []
+    return ids
+
+
 def battle(session: Session, *, actor: User, campaign_id: int, battle_id: int) -> tuple[Viewer, BattleView]:
     """Battles and their rosters are public to the campaign's members (R6.5)."""
     viewer = viewer_for(session, actor, campaign_id)
@@ -180,14 +214,30 @@ def battle(session: Session, *, actor: User, campaign_id: int, battle_id: int) -
     return viewer, found[0]
 
 
-def waiting_for(views: list[BattleView], player_id: int | None, is_gm: bool) -> list[tuple[str, BattleView]]:
-    """What a viewer should do about the round's battles: report, confirm, or resolve."""
+def arrivals_of(session: Session, campaign: Campaign, round_: int | None = None, place_id: int | None = None) -> list[Arrival]:
+    """Warbands that did not fight where they went this round: unopposed or left out (R6.2,
+    R6.4). Public like the battles (orders are public from Battles on)."""
+    query = select(Arrival).where(Arrival.campaign_id == campaign.id, Arrival.round == (campaign.round if round_ is None else round_))
+    if place_id is not None:
+        query = query.where(Arrival.place_id == place_id)
+    return list(session.exec(query.order_by(Arrival.place_id, Arrival.id)).all())
+
+
+def warband_names(session: Session, arrivals: list[Arrival]) -> dict[int, str]:
+    """Names of the arrivals' warbands, in one statement."""
+    ids = sorted({a.warband_id for a in arrivals})
+    return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
+
+
+def waiting_for(views: list[BattleView], player_id: int | None, is_gm: bool, phase: str | None = "battles") -> list[tuple[str, BattleView]]:
+    """What a viewer should do about the round's battles: report, confirm, or resolve — each
+    only while its phase allows it."""
     todo = []
     for v in views:
         status = v.battle.status
-        if is_gm and status == "disputed":
+        if is_gm and status == "disputed" and phase in GM_RESULT_PHASES:
             todo.append(("resolve", v))
-        elif player_id in v.participants:
+        elif player_id in v.participants and phase in PLAYER_RESULT_PHASES:
             if status == "announced":
                 todo.append(("report", v))
             elif status == "reported" and player_id != v.battle.reported_by_player_id and player_id not in v.confirmations:
@@ -225,9 +275,12 @@ def _check_winners(view: BattleView, winners: list[int]) -> list[int]:
     return winners
 
 
-def _result_phase(campaign: Campaign) -> None:
-    if campaign.status != "running" or campaign.phase not in RESULT_PHASES:
-        raise DomainError("results_closed")
+def _result_phase(campaign: Campaign, phases: tuple[str, ...] = PLAYER_RESULT_PHASES) -> None:
+    if campaign.status == "running" and campaign.phase in phases:
+        return
+    if campaign.status == "running" and campaign.phase in GM_RESULT_PHASES:
+        raise DomainError("results_gm_now")
+    raise DomainError("results_closed")
 
 
 def report(session: Session, *, actor: User, campaign_id: int, battle_id: int, winners: list[int]) -> Battle:
@@ -245,6 +298,7 @@ def report(session: Session, *, actor: User, campaign_id: int, battle_id: int, w
 def confirm(session: Session, *, actor: User, campaign_id: int, battle_id: int) -> Battle:
     viewer, view = _locked(session, actor, campaign_id, battle_id)
     player_id = _participant(viewer, view)
+    _result_phase(viewer.campaign)
     battle_ = view.battle
     if battle_.status != "reported":
         raise DomainError("battle_nothing_to_confirm")
@@ -260,6 +314,7 @@ def confirm(session: Session, *, actor: User, campaign_id: int, battle_id: int) 
 def dispute(session: Session, *, actor: User, campaign_id: int, battle_id: int, reason: str) -> Battle:
     viewer, view = _locked(session, actor, campaign_id, battle_id)
     _participant(viewer, view)
+    _result_phase(viewer.campaign)
     battle_ = view.battle
     if battle_.status not in ("announced", "reported"):
         raise DomainError("battle_decided")
@@ -274,6 +329,7 @@ def resolve(session: Session, *, actor: User, campaign_id: int, battle_id: int, 
     """The GM's word on a dispute, or an entry or correction of any result."""
     viewer, view = _locked(session, actor, campaign_id, battle_id)
     require_gm(viewer)
+    _result_phase(viewer.campaign, GM_RESULT_PHASES)
     battle_ = view.battle
     battle_.winners = _check_winners(view, winners)
     _decide(session, viewer.campaign, battle_, "resolved")
@@ -289,3 +345,15 @@ def _decide(session: Session, campaign: Campaign, battle_: Battle, status: str) 
         chronicle.record(session, campaign, "battle_won", place=place.name, winners=", ".join(names.get(w, "?") for w in battle_.winners))
     else:
         chronicle.record(session, campaign, "battle_drawn", place=place.name)
+
+
+def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
+    """Battles fought there belong to the campaign's history."""
+    fought = session.exec(select(Battle.place_id).where(Battle.campaign_id == campaign.id, Battle.place_id.in_(list(places)))).first()
+    if fought is None:
+        fought = session.exec(select(Arrival.place_id).where(Arrival.campaign_id == campaign.id, Arrival.place_id.in_(list(places)))).first()
+    if fought is not None:
+        raise DomainError("place_has_battles", place=places[fought].name)
+
+
+maps.add_delete_guard(_guard_place_delete)

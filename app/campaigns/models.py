@@ -42,6 +42,8 @@ class Campaign(SQLModel, table=True):
     alliance_fee: int = 10
     modules: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     guild: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    # Casualty table, experience awards, rank thresholds, retinue cost (house_rules.py).
+    settlement_rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     finished_at: datetime | None = None

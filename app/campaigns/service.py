@@ -9,15 +9,16 @@ from sqlmodel import Session, select
 
 from app.accounts import rules as account_rules
 from app.accounts.models import User
-from app.campaigns import rules
+from app.campaigns import house_rules, rules
 from app.campaigns.models import Campaign, Invitation, Player
 from app.chronicle import service as chronicle
-from app.events import service as events
 from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
 from app.maps.models import Hideout, Place
-from app.visibility import require_gm, require_writable, viewer_for
+from app.visibility import Viewer, require_gm, require_writable, viewer_for
+
+chronicle.add_labels(("from_phase", "to_phase"), rules.PHASE_NAMES)
 
 SETTING_FIELDS = (
     "name", "story", "max_players", "starting_gold", "round_income", "gold_per_point",
@@ -36,6 +37,7 @@ def create_campaign(session: Session, *, actor: User, data: dict) -> Campaign:
         name=data["name"].strip(),
         modules=rules.normalize_modules({}, data.get("modules") or {}),
         guild=rules.normalize_guild({}, data.get("guild") or {}),
+        settlement_rules=house_rules.normalize({}, data["settlement_rules"]) if data.get("settlement_rules") else {},
     )
     for key in SETTING_FIELDS:
         if key != "name" and data.get(key) is not None:
@@ -72,20 +74,15 @@ def update_settings(session: Session, *, actor: User, campaign_id: int, changes:
             setattr(campaign, key, value)
     campaign.modules = new_modules
     campaign.guild = new_guild
+    if changes.get("settlement_rules"):
+        # Casualty table, experience, ranks, retinue: the GM may change them at any time.
+        campaign.settlement_rules = house_rules.normalize(campaign.settlement_rules, changes["settlement_rules"])
     if wizard_step is not None:
         campaign.wizard_step = max(campaign.wizard_step, min(wizard_step + 1, rules.WIZARD_STEPS))
         if wizard_step >= rules.WIZARD_STEPS:
             campaign.setup_complete = True
     session.add(campaign)
     return campaign
-
-
-def finish_wizard(session: Session, *, actor: User, campaign_id: int) -> Campaign:
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    viewer.campaign.setup_complete = True
-    viewer.campaign.wizard_step = rules.WIZARD_STEPS
-    return viewer.campaign
 
 
 def _player_count(session: Session, campaign_id: int) -> int:
@@ -252,39 +249,28 @@ def claim_hideout(session: Session, *, actor: User, campaign_id: int, place_id: 
 
 
 # --- phases (R2.1-R2.3) -----------------------------------------------------------
+# The round's flow (phase changes with announcing, the Twilight gate, End round) lives in
+# app/rounds/, above the domains it drives; these are the campaign's own two steps of it.
 
 
-def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str, catalog) -> Campaign:
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    campaign = viewer.campaign
+def move_phase(session: Session, *, campaign: Campaign, phase: str) -> str:
+    """R2.2: checks the move and changes the phase (the campaign row is locked by the
+    caller); returns the phase it left."""
     rules.check_phase_move(campaign.status, campaign.phase, phase)
     previous = campaign.phase
     campaign.phase = phase
     session.add(campaign)
     chronicle.record(session, campaign, "phase_changed", round=campaign.round, from_phase=previous, to_phase=phase)
-    if phase == "battles":
-        # R6: the plan runs once, in the same transaction as the phase change.
-        from app.battles.service import announce
-
-        announce(session, campaign=campaign, catalog=catalog)
-    return campaign
+    return previous
 
 
-def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -> Campaign:
-    """R2.3 (income and captures arrive with their issues). The campaign row is locked and
-    the request names its round, so a repeated or concurrent request is refused."""
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_gm(viewer)
-    campaign = viewer.campaign
-    move = rules.check_end_round(campaign.status, campaign.phase, campaign.round, round_)
+def open_next_round(session: Session, *, campaign: Campaign, move: rules.PhaseMove) -> int:
+    """R2.3: the next round opens in Preparation; returns the round that ended."""
     ended = campaign.round
-    # Orders belong to their round: with the next round they no longer hold any warband.
-    events.expire_events(session, campaign=campaign, next_round=move.round)
     campaign.round, campaign.phase = move.round, move.phase
     session.add(campaign)
     chronicle.record(session, campaign, "round_ended", round=ended, next=move.round)
-    return campaign
+    return ended
 
 
 # --- reading ------------------------------------------------------------------------
@@ -296,17 +282,19 @@ class PlayerRow:
     user_id: int
     nickname: str
     joined_at: object
-    gold: int = 0
+    gold: int | None = None
     hideouts: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
 
 
-def players(session: Session, campaign_id: int) -> list[PlayerRow]:
-    """Three statements whatever the roster size."""
+def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
+    """Three statements whatever the roster size. Gold is there only where `viewer` may see
+    it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
     rows = session.exec(
         select(Player, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign_id).order_by(Player.id)
     ).all()
-    by_id = {p.id: PlayerRow(p.id, p.user_id, nick, p.joined_at, p.gold) for p, nick in rows}
+    by_id = {p.id: PlayerRow(p.id, p.user_id, nick, p.joined_at, p.gold if viewer is not None and viewer.may_see_gold_of(p.id) else None)
+             for p, nick in rows}
     for pid, place_id in session.exec(
         select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign_id).order_by(Hideout.id)
     ).all():
@@ -357,10 +345,6 @@ def my_invitations(session: Session, *, user: User) -> list[tuple[Campaign, str]
             .order_by(Invitation.id)
         ).all()
     )
-
-
-def free_hideout_places(session: Session, campaign_id: int) -> list[Place]:
-    return _free_flagged_places(session, campaign_id)
 
 
 def settings_dict(campaign: Campaign) -> dict:

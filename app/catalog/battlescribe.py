@@ -280,9 +280,8 @@ def _item_profile(entry: ET.Element, system: GameSystem) -> ET.Element | None:
     return None
 
 
-def _parse_items(root: ET.Element, system: GameSystem, key_prefix: str, source: str
-                 ) -> tuple[list[ItemData], list[Skipped]]:
-    # hints from item groups: entry id -> [(slot, rarity)] in document order
+def _item_hints(root: ET.Element) -> dict[str, list[tuple[str | None, str | None]]]:
+    """Slot and rarity hints from item groups: entry id -> [(slot, rarity)] in document order."""
     hints: dict[str, list[tuple[str | None, str | None]]] = {}
 
     def walk(group: ET.Element, slot: str | None, rarity: str | None) -> None:
@@ -305,7 +304,12 @@ def _parse_items(root: ET.Element, system: GameSystem, key_prefix: str, source: 
                 find_item_groups(child)
 
     find_item_groups(root)
+    return hints
 
+
+def _parse_items(root: ET.Element, system: GameSystem, key_prefix: str, source: str
+                 ) -> tuple[list[ItemData], list[Skipped]]:
+    hints = _item_hints(root)
     rows: list[tuple[str, str | None, dict]] = []
     skipped: list[Skipped] = []
     for entry in _iter(root, "selectionEntry"):
@@ -416,11 +420,7 @@ def _parse_models(root: ET.Element, system: GameSystem, faction: str | None, sou
         chars = {_clean(c.get("name")): _clean(c.text) for c in _iter(profile, "characteristic")}
         cat_names = [categories.get(link.get("targetId", ""), _clean(link.get("name")))
                      for src in sources for link in _children(src, "categoryLinks", "categoryLink")]
-        types: list[str] = []
-        for cname in cat_names:
-            for t in MODEL_TYPES:
-                if cname.strip().lower() == t.lower() and t not in types:
-                    types.append(t)
+        types = _model_types(cat_names)
         is_merc = any(c.strip().lower() == MERCENARY.lower() for c in cat_names)
         if not types:
             shown = ", ".join(c for c in cat_names if c) or "none"
@@ -434,13 +434,7 @@ def _parse_models(root: ET.Element, system: GameSystem, faction: str | None, sou
             reason = f"no '{POINTS_COST}' cost" if points is None else f"{points} points is out of range"
             skipped.append(Skipped("model", name, reason, source))
             continue
-        rules: list[str] = []
-        for link in _children(entry, "infoLinks", "infoLink"):
-            if link.get("type") == "rule" and _clean(link.get("name")) and _clean(link.get("name")) not in rules:
-                rules.append(_clean(link.get("name")))
-        for rule in _children(entry, "rules", "rule"):
-            if _clean(rule.get("name")) and _clean(rule.get("name")) not in rules:
-                rules.append(_clean(rule.get("name")))
+        rules = _special_rules(entry)
         alignment = _alignment(chars.get("Alignment"))
         data = dict(
             name=name[:120],
@@ -461,6 +455,33 @@ def _parse_models(root: ET.Element, system: GameSystem, faction: str | None, sou
         else:
             rows.append((f"{faction}.{slugify(name)}", entry.get("id"),
                          dict(data, faction=faction, _alignment=alignment)))
+    out, alignments = _profiles(rows)
+    return _Models(rows=out, skipped=skipped, count=count, alignments=alignments)
+
+
+def _model_types(category_names: list[str]) -> list[str]:
+    """The Vanguard model types among an entry's category names, in catalog order of first use."""
+    types: list[str] = []
+    for cname in category_names:
+        for t in MODEL_TYPES:
+            if cname.strip().lower() == t.lower() and t not in types:
+                types.append(t)
+    return types
+
+
+def _special_rules(entry: ET.Element) -> list[str]:
+    """Rule names linked to or written in a model entry, each once."""
+    rules: list[str] = []
+    names = [_clean(link.get("name")) for link in _children(entry, "infoLinks", "infoLink") if link.get("type") == "rule"]
+    names += [_clean(rule.get("name")) for rule in _children(entry, "rules", "rule")]
+    for name in names:
+        if name and name not in rules:
+            rules.append(name)
+    return rules
+
+
+def _profiles(rows: list[tuple[str, str | None, dict]]) -> tuple[list[ProfileData], list[str]]:
+    """Profiles under stable unique keys, and the faction alignments the file's models name."""
     keys = _unique_keys([(k, i) for k, i, _ in rows])
     out = []
     alignments = []
@@ -471,7 +492,7 @@ def _parse_models(root: ET.Element, system: GameSystem, faction: str | None, sou
             if alignment:
                 alignments.append(alignment)
         out.append(ProfileData(key=key, **data))
-    return _Models(rows=out, skipped=skipped, count=count, alignments=alignments)
+    return out, alignments
 
 
 # ---------------------------------------------------------------------------------------------

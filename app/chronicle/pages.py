@@ -2,6 +2,7 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request
 
+from app.core.types import PathId, QueryPage
 from app.accounts.deps import PageLogin, SessionDep
 from app.chronicle import service
 from app.core.templating import render, request_gettext
@@ -11,9 +12,9 @@ router = APIRouter()
 
 
 @router.get("/campaigns/{cid}/chronicle")
-def chronicle(cid: int, request: Request, user: PageLogin, session: SessionDep, page: int = 1):
+def chronicle(cid: PathId, request: Request, user: PageLogin, session: SessionDep, page: int = QueryPage()):
     viewer = viewer_for(session, user, cid)
-    result = service.list_entries(session, campaign_id=cid, page=max(1, min(page, 100_000)), per_page=30)
+    result = service.list_entries(session, campaign_id=cid, page=page, per_page=30)
     gettext = request_gettext(request)
     entries = [(e, service.entry_text(e, gettext)) for e in result.items]
     return render(

@@ -1,14 +1,12 @@
 """The chronicle: a public, paginated log (R11.1). Only public facts are written here."""
 from __future__ import annotations
 
-from dataclasses import dataclass
-from math import ceil
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.campaigns.models import Campaign
 from app.chronicle.models import ChronicleEntry
+from app.core.pagination import Page, paginate
 from app.core.errors import N_
 
 TEXTS = {
@@ -26,8 +24,18 @@ TEXTS = {
     "battle_announced_event": N_("Battle at %(place)s (%(title)s): %(warbands)s."),
     "battle_won": N_("At %(place)s: victory for %(winners)s."),
     "battle_drawn": N_("At %(place)s: a draw."),
+    "place_taken": N_("%(player)s takes %(place)s and sets up a hideout there."),
+    "place_taken_from": N_("%(player)s takes %(place)s from %(previous)s and sets up a hideout there."),
+    "round_no_captures": N_("Round %(round)s: no place changed hands."),
 }
-PHASE_PARAMS = ("from_phase", "to_phase")
+# Parameters stored as keys (a phase, say) and the names to translate them with; the domain
+# that owns the names registers them, so that the chronicle imports none of its writers.
+LABELS: dict[str, dict[str, str]] = {}
+
+
+def add_labels(params: tuple[str, ...], names: dict[str, str]) -> None:
+    for param in params:
+        LABELS[param] = names
 
 
 def record(session: Session, campaign: Campaign, kind: str, **params) -> ChronicleEntry:
@@ -39,12 +47,10 @@ def record(session: Session, campaign: Campaign, kind: str, **params) -> Chronic
 
 
 def entry_text(entry: ChronicleEntry, gettext) -> str:
-    from app.campaigns.rules import PHASE_NAMES
-
     params = dict(entry.params)
-    for key in PHASE_PARAMS:
-        if key in params and params[key] in PHASE_NAMES:
-            params[key] = gettext(PHASE_NAMES[params[key]])
+    for key, names in LABELS.items():
+        if isinstance(params.get(key), str) and params[key] in names:
+            params[key] = gettext(names[params[key]])
     template = gettext(TEXTS.get(entry.kind, entry.kind))
     try:
         text = template % params
@@ -65,26 +71,7 @@ def _roster_text(roster: dict, gettext) -> str:
     return f"{head}: {', '.join(models)}."
 
 
-@dataclass
-class Page:
-    items: list
-    page: int
-    pages: int
-    total: int
-
 
 def list_entries(session: Session, *, campaign_id: int, page: int = 1, per_page: int = 50) -> Page:
-    per_page = max(1, min(per_page, 200))
-    total = session.exec(
-        select(func.count()).select_from(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign_id)
-    ).one()
-    pages = max(1, ceil(total / per_page))
-    page = max(1, page)
-    items = session.exec(
-        select(ChronicleEntry)
-        .where(ChronicleEntry.campaign_id == campaign_id)
-        .order_by(ChronicleEntry.id.desc())
-        .offset((page - 1) * per_page)
-        .limit(per_page)
-    ).all()
-    return Page(items=list(items), page=page, pages=pages, total=total)
+    query = select(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign_id).order_by(ChronicleEntry.id.desc())
+    return paginate(session, query, page=page, per_page=per_page)

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
 from sqlalchemy import JSON, CheckConstraint, UniqueConstraint
 from sqlmodel import Field, SQLModel
@@ -43,6 +44,16 @@ class CompanyModel(SQLModel, table=True):
     price: int = 0
     reward: bool = False
     status: str = Field(default="ready", max_length=16)
+    # Settlement (V12-V16): the round whose battle a resting model misses (ready again when
+    # that round ends), experience, rank, permanent injuries, promotions' upgrades, and the
+    # model's role in the company: "leader", "retinue" or None (no CHECK constraint: adding one
+    # would make SQLite rebuild the table under its foreign keys; the service sets it).
+    miss_round: int | None = None
+    xp: int = 0
+    rank: int = 0
+    injuries: list[str] = Field(default_factory=list, sa_type=JSON)
+    upgrades: list[dict[str, Any]] = Field(default_factory=list, sa_type=JSON)
+    role: str | None = Field(default=None, max_length=16)
     created_at: datetime = Field(default_factory=utcnow)
 
 

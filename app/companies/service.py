@@ -2,6 +2,7 @@
 app/gold/service.py; the company row is locked while it changes."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
@@ -13,9 +14,9 @@ from app.catalog.names import SLOT_NAMES
 from app.companies import rules
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
-from app.core.errors import DomainError, Msg
+from app.core.errors import N_, DomainError, Msg
 from app.gold import rules as gold_rules, service as gold
-from app.visibility import Viewer, campaign_row, gm_viewer, require_writable, viewer_for
+from app.visibility import Viewer, campaign_row, gm_viewer, private_owner, require_writable, viewer_for
 
 
 @dataclass
@@ -58,7 +59,7 @@ def _items(session: Session, company_id: int) -> list[CompanyItem]:
 def view(session: Session, *, actor: User, campaign_id: int, player_id: int | None = None) -> tuple[Viewer, CompanyView]:
     """R11.2: the company is seen by its player and the GM only."""
     viewer = viewer_for(session, actor, campaign_id)
-    pid = gold.whose_ledger(viewer, player_id)
+    pid = private_owner(viewer, player_id)
     player = campaign_row(session, Player, pid, campaign_id)
     company = session.exec(select(Company).where(Company.player_id == pid)).first()
     if company is None:
@@ -84,7 +85,7 @@ def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: 
     session.flush()
     if spent:
         gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=spent, kind="sale",
-                    note=f"faction change: {company.faction} → {faction}")
+                    note=N_("Faction change: %(old)s → %(new)s"), params={"old": company.faction, "new": faction})
     company.faction = faction
     session.add(company)
     return company
@@ -149,18 +150,35 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     return _sell(session, viewer, company, model)
 
 
+# Who is out this round is the warbands domain's knowledge; it registers a source of
+# {model id: warband name} for a player's sent warbands, so that companies never imports it.
+SENT_MODELS: list[Callable[[Session, Campaign, int], dict[int, str]]] = []
+
+
+def add_sent_models_source(source: Callable[[Session, Campaign, int], dict[int, str]]) -> None:
+    if source not in SENT_MODELS:
+        SENT_MODELS.append(source)
+
+
+def _sent_models(session: Session, viewer: Viewer) -> dict[int, str]:
+    sent: dict[int, str] = {}
+    for source in SENT_MODELS:
+        sent.update(source(session, viewer.campaign, viewer.player.id))
+    return sent
+
+
 def _not_sent(session: Session, viewer: Viewer, model_ids: list[int], names: dict[int, str]) -> None:
     """R4.6, R3.9: models of a warband sent this round, and their items, stay as they are."""
-    from app.warbands.service import check_not_frozen
-
-    check_not_frozen(session, viewer.campaign, viewer.player.id, model_ids, names)
+    frozen = set(_sent_models(session, viewer)) & set(model_ids)
+    if frozen:
+        raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
 
 
 def _none_sent(session: Session, viewer: Viewer) -> None:
     """R4.6: a faction change empties the company, so no warband may be out this round."""
-    from app.warbands.service import check_none_sent
-
-    check_none_sent(session, viewer.campaign, viewer.player.id)
+    sent = _sent_models(session, viewer)
+    if sent:
+        raise DomainError("faction_warband_sent", warband=sent[min(sent)])
 
 
 def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> int:

@@ -84,5 +84,3 @@ def get_session(request: Request) -> Iterator[Session]:
         yield s
 
 
-def is_postgres(session: Session) -> bool:
-    return session.get_bind().dialect.name == "postgresql"

@@ -3,6 +3,8 @@ from __future__ import annotations
 
 from typing import Any
 
+from pydantic import BaseModel
+
 
 def N_(message: str) -> str:
     """Marks a message for extraction; it is translated where it is shown."""
@@ -28,6 +30,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "field_not_number": (422, N_("Enter a number.")),
     "field_not_boolean": (422, N_("Enter true or false.")),
     "field_choice": (422, N_("Choose one of: %(choices)s.")),
+    "text_nul": (422, N_("Text may not contain NUL characters.")),
     "method_not_allowed": (405, N_("This method is not allowed here.")),
     "internal_error": (500, N_("Something went wrong on the server. Please try again.")),
     # accounts
@@ -36,7 +39,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "password_too_short": (422, N_("The password must have at least %(min)s characters.")),
     "password_too_long": (422, N_("The password may have at most %(max)s characters.")),
     "login_failed": (401, N_("Wrong nickname or password.")),
-    "login_throttled": (429, N_("Too many failed logins. Try again in %(minutes)s minutes.")),
+    "login_throttled": (429, N_("Too many failed logins. Try again in %(wait)s.")),
     "wrong_password": (422, N_("The current password is wrong.")),
     "locale_unknown": (422, N_("Unknown language.")),
     "token_not_found": (404, N_("No such API token.")),
@@ -66,11 +69,13 @@ ERRORS: dict[str, tuple[int, str]] = {
     "wizard_step_invalid": (404, N_("The wizard has steps 1 to 6.")),
     "image_too_large": (422, N_("The image is larger than %(max_mb)s MB.")),
     "image_invalid": (422, N_("That file is not a PNG, JPEG or WebP image.")),
+    "image_too_many_pixels": (422, N_("The image is %(width)s × %(height)s pixels; at most %(max_mp)s megapixels are accepted.")),
+    "body_too_large": (413, N_("The request is larger than %(max_mb)s MB.")),
     # gold
     "not_enough_gold": (409, N_("Not enough gold: %(needed)s needed, you have %(have)s.")),
     "reason_required": (422, N_("Give a reason; the player will see it in their ledger.")),
     "amount_zero": (422, N_("The amount cannot be zero.")),
-    "player_id_required": (422, N_("Say whose ledger or company to show (player_id).")),
+    "player_id_required": (404, N_("Say whose ledger or company to show (player_id).")),
     # company and shop
     "shop_closed": (409, N_("The shop is closed now; it opens before round 1 and in Preparation and Orders.")),
     "faction_required": (409, N_("Choose your company's faction first.")),
@@ -135,7 +140,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "battle_nothing_to_confirm": (409, N_("There is no entered result to confirm.")),
     "battle_confirmed_already": (409, N_("You have already confirmed this result, or you entered it.")),
     "battle_decided": (409, N_("The result is decided; the game master can still correct it.")),
-    "results_closed": (409, N_("Results are entered in Battles and Settlement.")),
+    "results_gm_now": (409, N_("Players enter, confirm and dispute results in Battles; now only the game master can decide or correct them.")),
+    "results_closed": (409, N_("Results are entered in Battles (and decided by the game master until Settlement ends); from Twilight on they are closed.")),
     # phases
     "not_running": (409, N_("Phases change only while the campaign is running.")),
     "phase_unknown": (422, N_("Unknown phase %(phase)s.")),
@@ -144,8 +150,53 @@ ERRORS: dict[str, tuple[int, str]] = {
     "phase_skip": (409, N_("From %(current)s the next phase is %(next)s, not %(target)s.")),
     "end_round_phase": (409, N_("A round ends only in Twilight; it is now %(phase)s.")),
     "end_round_mismatch": (409, N_("Round %(requested)s cannot be ended: the current round is %(round)s.")),
+    # the Twilight gate, Twilight and End round (R7.2-R7.6)
+    "twilight_gate": (409, N_("Twilight cannot open yet. Results to enter or confirm: %(results)s. Disputes for the game master: %(disputes)s. Settlements still open: %(settlements)s.")),
+    "twilight_phase": (409, N_("The game master chooses who takes a place in Twilight.")),
+    "twilight_no_choice": (409, N_("%(place)s needs no choice: the rules say who takes it.")),
+    "twilight_candidate": (422, N_("Choose one of the players the rules leave open for %(place)s.")),
+    "twilight_choice_missing": (409, N_("The round cannot end yet: choose who takes %(places)s.")),
+    # settlement (R7.1, V11-V17)
+    "settlement_phase": (409, N_("Battles of this round are settled in the Settlement phase.")),
+    "settlement_owner_only": (403, N_("Only the warband's owner settles it.")),
+    "settlement_closed": (409, N_("This settlement is closed; only the game master can reopen it, until Twilight.")),
+    "settlement_not_closed": (409, N_("This settlement is not closed.")),
+    "settlement_reopen_phase": (409, N_("A settlement can be reopened only in Settlement, before Twilight.")),
+    "settlement_ransom_paid": (409, N_("A ransom from this settlement has been paid; it can no longer be reopened.")),
+    "settlement_result_pending": (409, N_("The battle's result is not decided yet; close the settlement once it is confirmed or resolved.")),
+    "settlement_model_unknown": (422, N_("Model %(model_id)s is not one of this warband's models still in play.")),
+    "settlement_took_out_too_many": (422, N_("%(count)s enemy models taken out, but there were only %(enemies)s.")),
+    "settlement_result_mismatch": (422, N_("The battle's result for this warband is %(result)s.")),
+    "settlement_result_rolled": (409, N_("%(model)s's casualty result was rolled; only the Healer's re-roll changes it.")),
+    "settlement_rolled_taken_out": (409, N_("%(model)s has a rolled casualty result, so it stays taken out.")),
+    "settlement_rolled_already": (409, N_("%(model)s's casualty result is already rolled.")),
+    "settlement_injury_not_taken_out": (409, N_("%(model)s was not taken out: mark it as taken out first.")),
+    "settlement_injury_missing": (422, N_("Every model taken out needs a casualty result: %(models)s.")),
+    "settlement_injury_text": (422, N_("Describe %(model)s's permanent injury.")),
+    "settlement_captor_missing": (422, N_("Say who captured %(model)s.")),
+    "settlement_captor_unknown": (422, N_("The captor must be an opponent in this battle.")),
+    "settlement_no_healer": (409, N_("There is no Healer in this warband.")),
+    "settlement_healer_used": (409, N_("The Healer's re-roll for this battle is used.")),
+    "settlement_nothing_to_reroll": (409, N_("Roll %(model)s's casualty result first; the Healer re-rolls a rolled result.")),
+    "settlement_xp_over": (422, N_("%(extra)s experience more than the house rules give, but the leader hands out only %(bonus)s.")),
+    "settlement_rank_not_due": (422, N_("%(model)s has not reached rank %(rank)s.")),
+    "settlement_rank_order": (422, N_("%(model)s rises one rank at a time: record the lower rank first.")),
+    "settlement_item_unknown": (422, N_("That item is neither carried by this warband nor in the stash.")),
+    "settlement_item_not_lost": (422, N_("%(item)s can be lost only with a dead or captured model.")),
+    "settlement_item_to_gone": (422, N_("%(model)s is dead or captured and cannot carry %(item)s.")),
+    "settlement_leader_command": (422, N_("The leader must be a Command model; %(model)s is not.")),
+    "ransom_phase": (409, N_("Ransoms are named and paid in the round's Settlement and Twilight.")),
+    "ransom_decided": (409, N_("This ransom has already been decided.")),
+    "ransom_captor_only": (403, N_("Only the captor names the ransom.")),
+    "ransom_owner_only": (403, N_("Only the prisoner's owner pays or refuses the ransom.")),
+    "ransom_no_offer": (409, N_("The captor has not named a price yet.")),
+    "casualty_table_invalid": (422, N_("The casualty table has %(min)s to %(max)s faces, each with a result.")),
+    "ranks_invalid": (422, N_("Rank thresholds are rising whole numbers above zero, %(max)s at most.")),
     # places
-    "place_owned": (409, N_("%(place)s belongs to a player and cannot be removed while the campaign runs.")),
+    "place_owned": (409, N_("%(place)s belongs to a player or holds a hideout, so it cannot be removed.")),
+    "place_has_event": (409, N_("%(place)s has the active event %(title)s; end the event before removing the place.")),
+    "place_has_orders": (409, N_("Warbands are sent to %(place)s this round; undo those orders before removing the place.")),
+    "place_has_battles": (409, N_("Battles were fought at %(place)s; it stays in the campaign's history and cannot be removed.")),
     "place_parent_invalid": (422, N_("The parent place does not exist in this campaign.")),
     "map_too_deep": (422, N_("Maps go three levels deep at most (land, city, district).")),
     "place_cycle": (422, N_("A place cannot lie inside itself.")),
@@ -178,12 +229,60 @@ class DomainError(Exception):
 
 def message_for(code: str, params: dict[str, Any], gettext) -> str:
     template = gettext(ERRORS[code][1])
-    translated = {k: (gettext(v) if isinstance(v, Msg) else v) for k, v in params.items()}
+    translated = {k: (gettext(v) if isinstance(v, Msg) else v.text(gettext) if isinstance(v, Duration) else v)
+                  for k, v in params.items()}
     try:
         return template % translated if translated else template
     except (KeyError, TypeError, ValueError):
         return template
 
 
+def detail_messages(details: list[dict[str, Any]], gettext) -> list[dict[str, Any]]:
+    """Services report every problem as a code with raw parameters; the reader's language is
+    added at the edge (API error body, page)."""
+    out = []
+    for detail in details:
+        if "message" not in detail and detail.get("code") in ERRORS:
+            params = {k: v for k, v in detail.items() if k not in ("code", "field")}
+            detail = {**detail, "message": message_for(detail["code"], params, gettext)}
+        out.append(detail)
+    return out
+
+
 class Msg(str):
     """A parameter that is itself a message to translate (a phase or status name)."""
+
+
+def _english_ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+class Duration(int):
+    """A parameter that is a wait in whole seconds, said in the reader's language:
+    seconds under two minutes, else minutes rounded up ("45 seconds", "3 minuty")."""
+
+    def text(self, gettext) -> str:
+        # `gettext` is a catalog's bound method; its catalog has the plural forms too.
+        ngettext = getattr(getattr(gettext, "__self__", None), "ngettext", None) or _english_ngettext
+        seconds = max(1, int(self))
+        if seconds < 120:
+            return ngettext("%(num)s second", "%(num)s seconds", seconds) % {"num": seconds}
+        minutes = -(-seconds // 60)
+        return ngettext("%(num)s minute", "%(num)s minutes", minutes) % {"num": minutes}
+
+
+# The error body of API.md, declared on every API operation (OpenAPI `responses`).
+def error_responses() -> dict[int, dict]:
+    class ErrorDetail(BaseModel):
+        code: str
+        message: str
+        details: list[dict[str, Any]] = []
+        request_id: str | None = None
+
+    class ErrorBody(BaseModel):
+        error: ErrorDetail
+
+    texts = {401: "Not logged in", 403: "Not allowed", 404: "Not found, or not visible to you", 405: "Method not allowed",
+             409: "Wrong state (phase, status, already done)", 413: "Request body too large",
+             422: "Invalid input: every problem in details", 429: "Too many attempts; wait and try again"}
+    return {status: {"model": ErrorBody, "description": text} for status, text in texts.items()}

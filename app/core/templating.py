@@ -1,13 +1,14 @@
 """Jinja2 environment with new-style gettext bound to each request's language."""
 from __future__ import annotations
 
+from collections.abc import Callable
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 
-from app.core.errors import message_for
+from app.core.flash import take
 from app.core.i18n import LOCALE_NAMES, LOCALES, translations
 from app.core.markdown import render_markdown
 from app.core.settings import ROOT
@@ -24,17 +25,26 @@ def _ngettext(ctx, singular: str, plural: str, n: int) -> str:
 
 
 @pass_context
-def _guild_word(ctx, term: str, plural: bool = False, capital: bool = False) -> str:
-    from app.campaigns.terms import guild_word
+def _take_flash(ctx) -> dict | None:
+    """The message a form post left for this page (app/core/flash.py), shown once."""
+    request = ctx.get("request")
+    return take(request, ctx["translations"]) if request is not None else None
 
-    return guild_word(term, ctx["translations"].gettext, plural=plural, capital=capital)
+
+def add_globals(**names: Any) -> None:
+    """Names a domain lends every template (phase names, catalog names…), registered by the
+    domain's pages module, so that core imports no domain."""
+    env.globals.update(names)
 
 
-@pass_context
-def _mission_alliance_word(ctx, term: str, plural: bool = False) -> str:
-    from app.campaigns.terms import mission_alliance_word
+# Domains add to every page's context through hooks, so that core imports no domain
+# (the campaigns domain registers the guild words of R8.2).
+CONTEXT_HOOKS: list[Callable[[dict], dict]] = []
 
-    return mission_alliance_word(term, ctx["translations"].gettext, plural=plural)
+
+def add_context_hook(hook: Callable[[dict], dict]) -> None:
+    if hook not in CONTEXT_HOOKS:
+        CONTEXT_HOOKS.append(hook)
 
 
 def _make_env() -> Environment:
@@ -48,20 +58,7 @@ def _make_env() -> Environment:
     env.install_gettext_callables(_gettext, _ngettext, newstyle=True)
     env.filters["markdown"] = render_markdown
     env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
-    from app.campaigns import rules, terms
-
-    env.globals["PHASES"] = rules.PHASES
-    env.globals["PHASE_NAMES"] = rules.PHASE_NAMES
-    env.globals["STATUS_NAMES"] = rules.STATUS_NAMES
-    env.globals["ADVICE_TEXTS"] = rules.ADVICE_TEXTS
-    env.globals["MODULE_NAMES"] = terms.MODULE_NAMES
-    env.globals["guild_word"] = _guild_word
-    env.globals["mission_alliance_word"] = _mission_alliance_word
-    from app.catalog import names
-    from app.catalog.catalog import STATS
-
-    env.globals.update(TYPE_NAMES=names.TYPE_NAMES, SLOT_NAMES=names.SLOT_NAMES, RARITY_NAMES=names.RARITY_NAMES,
-                       ALIGNMENT_NAMES=names.ALIGNMENT_NAMES, STAT_KEYS=STATS, MODEL_STATUS_NAMES=names.MODEL_STATUS_NAMES)
+    env.globals["take_flash"] = _take_flash
     env.globals["LOCALES"] = LOCALES
     env.globals["LOCALE_NAMES"] = LOCALE_NAMES
     return env
@@ -74,10 +71,6 @@ def request_gettext(request: Request):
     return translations(getattr(request.state, "locale", "en")).gettext
 
 
-def error_message(request: Request, code: str, params: dict | None = None) -> str:
-    return message_for(code, params or {}, request_gettext(request))
-
-
 def render(request: Request, template: str, status_code: int = 200, **context: Any) -> HTMLResponse:
     state = request.state
     base = {
@@ -88,5 +81,7 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
         "csrf_token": getattr(state, "csrf_token", ""),
     }
     base.update(context)
+    for hook in CONTEXT_HOOKS:
+        base.update(hook(base))
     html = env.get_template(template).render(base)
     return HTMLResponse(html, status_code=status_code)

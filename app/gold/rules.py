@@ -7,12 +7,12 @@ KINDS = {
     "start": N_("Starting gold"),
     "income": N_("Round income"),
     "place_income": N_("Place income"),
-    "guild_income": N_("Guild income"),
+    "guild_income": N_("%(Guild)s income"),
     "purchase": N_("Purchase"),
     "sale": N_("Sale"),
     "mercenary_fee": N_("Mercenary fee"),
-    "guild_fee": N_("Guild fee"),
-    "alliance_fee": N_("Alliance fee"),
+    "guild_fee": N_("%(Guild)s fee"),
+    "alliance_fee": N_("%(Alliance)s fee"),
     "transfer": N_("Transfer"),
     "gm_adjustment": N_("Game master's adjustment"),
     "ransom": N_("Ransom"),
@@ -29,9 +29,3 @@ def refund(paid: int, *, confirmed: bool, sale_loss_percent: int) -> int:
     if not confirmed:
         return paid
     return paid * (100 - sale_loss_percent) // 100
-
-
-def after(balance: int, amount: int) -> int | None:
-    """The balance after a change, or None when it would go below zero."""
-    new = balance + amount
-    return new if new >= 0 else None

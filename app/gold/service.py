@@ -4,7 +4,6 @@ so concurrent requests can neither overspend nor lose a change."""
 from __future__ import annotations
 
 from dataclasses import dataclass
-from math import ceil
 
 from sqlalchemy import func, update
 from sqlmodel import Session, select
@@ -13,11 +12,14 @@ from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
+from app.core.types import MAX_AMOUNT
 from app.gold.rules import KINDS
-from app.visibility import Viewer, campaign_row, gm_viewer, viewer_for
+from app.visibility import campaign_row, gm_viewer, private_owner, viewer_for
+from app.core.pagination import paginate
 
 
-def change(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "") -> LedgerEntry:
+def change(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
+           params: dict | None = None) -> LedgerEntry:
     """Adds `amount` (negative to take) to a player's gold; refuses to go below zero."""
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind}")
@@ -38,7 +40,7 @@ def change(session: Session, *, campaign: Campaign, player_id: int, amount: int,
             raise DomainError("not_enough_gold", needed=-amount, have=have)
     entry = LedgerEntry(
         campaign_id=campaign.id, player_id=player_id, amount=amount, kind=kind,
-        round=campaign.round, balance_after=balance, note=note[:500],
+        round=campaign.round, balance_after=balance, note=note[:500], params=params or {},
     )
     session.add(entry)
     session.flush()
@@ -49,16 +51,18 @@ def change(session: Session, *, campaign: Campaign, player_id: int, amount: int,
     return entry
 
 
-def pay(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "") -> LedgerEntry:
+def pay(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
+        params: dict | None = None) -> LedgerEntry:
     if amount < 0:
         raise ValueError("pay takes a positive amount")
-    return change(session, campaign=campaign, player_id=player_id, amount=-amount, kind=kind, note=note)
+    return change(session, campaign=campaign, player_id=player_id, amount=-amount, kind=kind, note=note, params=params)
 
 
-def credit(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "") -> LedgerEntry:
+def credit(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
+           params: dict | None = None) -> LedgerEntry:
     if amount < 0:
         raise ValueError("credit takes a positive amount")
-    return change(session, campaign=campaign, player_id=player_id, amount=amount, kind=kind, note=note)
+    return change(session, campaign=campaign, player_id=player_id, amount=amount, kind=kind, note=note, params=params)
 
 
 def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, amount: int, reason: str) -> LedgerEntry:
@@ -68,6 +72,8 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
         raise DomainError("reason_required")
     if amount == 0:
         raise DomainError("amount_zero")
+    if abs(amount) > MAX_AMOUNT:
+        raise DomainError("field_too_large", max=MAX_AMOUNT)
     _player_in(session, campaign_id, player_id)
     return change(session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason.strip())
 
@@ -76,15 +82,6 @@ def _player_in(session: Session, campaign_id: int, player_id: int) -> Player:
     return campaign_row(session, Player, player_id, campaign_id)
 
 
-def whose_ledger(viewer: Viewer, player_id: int | None) -> int:
-    """R11.2: a player sees their own ledger, the GM anyone's; others are told nothing."""
-    if player_id is None:
-        if viewer.player is None:
-            raise DomainError("player_id_required" if viewer.is_gm else "not_found")
-        return viewer.player.id
-    if not viewer.may_see_gold_of(player_id):
-        raise DomainError("not_found")
-    return player_id
 
 
 @dataclass
@@ -99,15 +96,21 @@ class LedgerPage:
 
 def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | None, page: int = 1, per_page: int = 50) -> LedgerPage:
     viewer = viewer_for(session, actor, campaign_id)
-    pid = whose_ledger(viewer, player_id)
+    pid = private_owner(viewer, player_id)
     player = _player_in(session, campaign_id, pid)
-    per_page = max(1, min(per_page, 200))
-    total = session.exec(select(func.count()).select_from(LedgerEntry).where(LedgerEntry.player_id == pid)).one()
-    items = session.exec(
-        select(LedgerEntry).where(LedgerEntry.player_id == pid).order_by(LedgerEntry.id.desc())
-        .offset((max(page, 1) - 1) * per_page).limit(per_page)
-    ).all()
-    return LedgerPage(pid, player.gold, list(items), max(page, 1), max(1, ceil(total / per_page)), total)
+    found = paginate(session, select(LedgerEntry).where(LedgerEntry.player_id == pid).order_by(LedgerEntry.id.desc()),
+                     page=page, per_page=per_page)
+    return LedgerPage(pid, player.gold, found.items, found.page, found.pages, found.total)
+
+
+def note_text(entry: LedgerEntry, gettext) -> str:
+    """A ledger note in the reader's language (R3.8, R11.3)."""
+    if not entry.params:
+        return entry.note
+    try:
+        return gettext(entry.note) % entry.params
+    except (KeyError, TypeError, ValueError):
+        return entry.note
 
 
 def balance_matches_ledger(session: Session, player_id: int) -> bool:

@@ -3,15 +3,18 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.campaigns import house_rules
 from app.campaigns.models import Campaign, Player
 from app.catalog.catalog import Catalog
 from app.catalog.names import ALIGNMENT_NAMES, MODEL_STATUS_NAMES, SLOT_NAMES
 from app.companies.models import Company, CompanyItem, CompanyModel
+from app.companies import service as companies
 from app.companies.rules import Carried
-from app.core.errors import DomainError, Msg, message_for
+from app.core.errors import N_, DomainError, Msg
 from app.events import service as events
 from app.events.models import Event
 from app.gold import rules as gold_rules, service as gold
@@ -76,7 +79,9 @@ def evaluate(members: list[rules.Member], mercenary: rules.Mercenary | None, ali
     return rules.points(members, mercenary), rules.problems(members, mercenary, alignment, limit)
 
 
-def problem_details(found: list[rules.Problem], gettext) -> list[dict]:
+def problem_details(found: list[rules.Problem]) -> list[dict]:
+    """Every problem as its code and parameters; names that are themselves messages (a slot,
+    an alignment) are marked to be translated with the rest at the edge."""
     details = []
     for p in found:
         params = dict(p.params)
@@ -85,7 +90,7 @@ def problem_details(found: list[rules.Problem], gettext) -> list[dict]:
         for key in ("alignment", "faction"):
             if key in params:
                 params[key] = Msg(ALIGNMENT_NAMES.get(params[key], params[key]))
-        details.append({"code": p.code, "message": message_for(p.code, params, gettext), **{k: v for k, v in p.params.items()}})
+        details.append({"code": p.code, **params})
     return details
 
 
@@ -96,25 +101,25 @@ def current_orders(session: Session, campaign: Campaign, player_id: int | None =
     return list(session.exec(query.order_by(Order.id)).all())
 
 
-def frozen_model_ids(session: Session, campaign: Campaign, player_id: int) -> set[int]:
-    """R4.6: models of warbands sent this round."""
+def sent_models(session: Session, campaign: Campaign, player_id: int) -> dict[int, str]:
+    """R4.6: {model id: warband name} for the player's warbands sent this round (companies asks)."""
     sent = [o.warband_id for o in current_orders(session, campaign, player_id)]
     if not sent:
-        return set()
-    return set(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id.in_(sent))).all())
+        return {}
+    rows = session.exec(select(WarbandMember.model_id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
+                        .where(WarbandMember.warband_id.in_(sent))).all()
+    return dict(rows)
 
 
-def check_not_frozen(session: Session, campaign: Campaign, player_id: int, model_ids: list[int], names: dict[int, str]) -> None:
-    frozen = frozen_model_ids(session, campaign, player_id) & set(model_ids)
-    if frozen:
-        raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
+companies.add_sent_models_source(sent_models)
 
 
-def check_none_sent(session: Session, campaign: Campaign, player_id: int) -> None:
-    sent = current_orders(session, campaign, player_id)
-    if sent:
-        warband = session.get(Warband, sent[0].warband_id)
-        raise DomainError("faction_warband_sent", warband=warband.name if warband else "")
+def warband_limit(session: Session, campaign: Campaign, player_id: int) -> int:
+    """R4.3 with V16: the campaign's warband size, less the points the company's retinue
+    roles beyond the free ones cost (house default: 3 points each after the first)."""
+    retinue = session.exec(select(func.count()).select_from(CompanyModel).join(Company, Company.id == CompanyModel.company_id).where(
+        Company.player_id == player_id, CompanyModel.role == "retinue", CompanyModel.status.not_in(("dead", "captured")))).one()
+    return max(0, campaign.warband_points - house_rules.retinue_cost(retinue, house_rules.of(campaign.settlement_rules)))
 
 
 def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
@@ -129,11 +134,12 @@ def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: C
     members = members_of(session, [link.model_id for link in links])
     orders = {o.warband_id: o for o in current_orders(session, campaign, viewer.player.id)}
     alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    limit = warband_limit(session, campaign, viewer.player.id)
     views = []
     for w in warbands:
         own = [members[link.model_id] for link in links if link.warband_id == w.id and link.model_id in members]
         mercenary = _mercenary_of(w)
-        total, found = evaluate(own, mercenary, alignment, campaign.warband_points)
+        total, found = evaluate(own, mercenary, alignment, limit)
         views.append(WarbandView(w, own, mercenary, total, found, orders.get(w.id)))
     return viewer, views
 
@@ -164,11 +170,11 @@ def _resolve(session: Session, viewer: Viewer, model_ids: list[int], mercenary_k
     return [members[mid] for mid in model_ids], mercenary
 
 
-def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalog, gettext) -> None:
+def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalog) -> None:
     alignment = faction_alignment(catalog, _company(session, viewer.player.id))
-    _total, found = evaluate(members, mercenary, alignment, viewer.campaign.warband_points)
+    _total, found = evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
     if found:
-        raise DomainError("warband_invalid", details=problem_details(found, gettext))
+        raise DomainError("warband_invalid", details=problem_details(found))
 
 
 def _apply(session: Session, warband: Warband, members, mercenary) -> None:
@@ -194,15 +200,15 @@ def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[
         raise DomainError("not_a_player")
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, warband_id)
     alignment = faction_alignment(catalog, _company(session, viewer.player.id))
-    return evaluate(members, mercenary, alignment, viewer.campaign.warband_points)
+    return evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
 
 
 def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
-                   mercenary_key: str | None, catalog: Catalog, gettext) -> Warband:
+                   mercenary_key: str | None, catalog: Catalog) -> Warband:
     viewer = _player_viewer(session, actor, campaign_id)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, None)
-    _check(session, viewer, members, mercenary, catalog, gettext)
+    _check(session, viewer, members, mercenary, catalog)
     warband = Warband(campaign_id=campaign_id, player_id=viewer.player.id, name=name.strip())
     session.add(warband)
     session.flush()
@@ -221,7 +227,7 @@ def _order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | 
     return session.exec(select(Order).where(Order.warband_id == warband_id, Order.round == campaign.round)).first()
 
 
-def update_warband(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog, gettext,
+def update_warband(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
                    name: str | None = None, model_ids: list[int] | None = None, mercenary_key: str | None | bool = False) -> Warband:
     """Change name, models or mercenary (`mercenary_key=False` keeps the mercenary)."""
     viewer = _player_viewer(session, actor, campaign_id)
@@ -235,7 +241,7 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
         current = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
         key = warband.mercenary_key if mercenary_key is False else mercenary_key
         members, mercenary = _resolve(session, viewer, current if model_ids is None else model_ids, key, catalog, warband.id)
-        _check(session, viewer, members, mercenary, catalog, gettext)
+        _check(session, viewer, members, mercenary, catalog)
         _apply(session, warband, members, mercenary)
     session.add(warband)
     return warband
@@ -263,7 +269,7 @@ def destinations(session: Session, campaign: Campaign, player_id: int) -> set[in
     return map_rules.reachable(own, maps.path_graph(session, campaign.id))
 
 
-def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog, gettext,
+def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
          event_id: int | None = None, place_id: int | None = None) -> Order:
     viewer = _player_viewer(session, actor, campaign_id)
     campaign = viewer.campaign
@@ -304,12 +310,13 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
         raise DomainError("order_model_unavailable", model=member.name, status=Msg(MODEL_STATUS_NAMES[member.status]))
     mercenary = _mercenary_of(warband)
     alignment = faction_alignment(catalog, _company(session, viewer.player.id))
-    limit = rules.effective_limit(campaign.warband_points, event.points_limit if event else None)
+    base = warband_limit(session, campaign, viewer.player.id)
+    limit = rules.effective_limit(base, event.points_limit if event else None)
     total, found = evaluate(members, mercenary, alignment, limit)
-    if event is not None and limit < campaign.warband_points and total > limit:
+    if event is not None and limit < base and total > limit:
         raise DomainError("order_points_limit", title=event.title, limit=limit, warband=warband.name, points=total)
     if found:
-        raise DomainError("warband_invalid", details=problem_details(found, gettext))
+        raise DomainError("warband_invalid", details=problem_details(found))
     fee = gold_rules.price(mercenary.points, campaign.gold_per_point) if mercenary else 0
     order = Order(campaign_id=campaign.id, warband_id=warband.id, player_id=viewer.player.id, round=campaign.round,
                   event_id=event.id if event else None, place_id=place.id, fee=fee, points=total)
@@ -317,7 +324,7 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
     session.flush()
     if fee:
         gold.pay(session, campaign=campaign, player_id=viewer.player.id, amount=fee, kind="mercenary_fee",
-                 note=f"{mercenary.name} · {warband.name}")
+                 note=N_("%(mercenary)s · %(warband)s"), params={"mercenary": mercenary.name, "warband": warband.name})
     return order
 
 
@@ -339,9 +346,18 @@ def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) 
         raise DomainError("order_undo_phase")
     if order.fee:
         gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee, kind="mercenary_fee",
-                    note=f"refund · {warband.name}")
+                    note=N_("Refund · %(warband)s"), params={"warband": warband.name})
     session.delete(order)
     return order
+
+
+def not_sent_yet(viewer: Viewer, orders: list[Order], nicknames: dict[int, str]) -> list[str]:
+    """The GM's view of Orders: who has sent nothing yet this round — names only, never what
+    the others sent (R11.2). Nobody else is told."""
+    if not viewer.is_gm or viewer.campaign.status != "running" or viewer.campaign.phase not in ("preparation", "orders"):
+        return []
+    sent = {o.player_id for o in orders}
+    return sorted((name for pid, name in nicknames.items() if pid not in sent), key=str.lower)
 
 
 # --- reading for the pages ----------------------------------------------------------------
@@ -354,6 +370,12 @@ def memberships(session: Session, player_id: int) -> dict[int, tuple[int, str]]:
         .where(Warband.player_id == player_id)
     ).all()
     return {mid: (wid, name) for mid, wid, name in rows}
+
+
+def warband_to_send(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> tuple[Viewer, Warband]:
+    """The send page's warband: only its owner sees it (R4.7); others get 404."""
+    viewer = viewer_for(session, actor, campaign_id)
+    return viewer, _own_warband(session, viewer, warband_id)
 
 
 def own_warband(session: Session, player_id: int, warband_id: int) -> tuple[Warband, list[int]]:
@@ -375,3 +397,14 @@ def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> lis
     sent = {o.warband_id for o in current_orders(session, campaign, player_id)}
     rows = session.exec(select(Warband).where(Warband.player_id == player_id).order_by(Warband.id)).all()
     return [w for w in rows if w.id not in sent]
+
+
+def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
+    """Orders sent there this round would vanish with their mercenary fees: undo them first."""
+    sent = session.exec(select(Order.place_id).where(Order.campaign_id == campaign.id, Order.round == campaign.round,
+                                                     Order.place_id.in_(list(places)))).first()
+    if sent is not None:
+        raise DomainError("place_has_orders", place=places[sent].name)
+
+
+maps.add_delete_guard(_guard_place_delete)

@@ -2,7 +2,7 @@
 from sqlmodel import Session, func, select
 
 from app.battles.models import Arrival, Battle
-from tests.helpers import buy, error_code, event, running_campaign, to_phase, user, warband
+from tests.helpers import buy, error_code, event, force_phase, running_campaign, to_phase, user, warband
 
 ORCS = ("orcs.krusher", "orcs.ax")          # 46 points
 BASILEANS = ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms")  # 46 points
@@ -146,7 +146,7 @@ def test_r6_8_report_confirm_flow(client):
     assert chronicle[0]["kind"] == "battle_won" and "player0" in chronicle[0]["text"]
 
 
-def test_r6_8_refusals_change_nothing(client):
+def test_r6_8_refusals_change_nothing(client, engine):
     gm, cid, (anna, borys), bid = two_player_battle(client)
     url = f"/api/v1/campaigns/{cid}/battles/{bid}"
     outsider = user(client, "outsider")
@@ -163,7 +163,7 @@ def test_r6_8_refusals_change_nothing(client):
     r = client.post(f"{url}/dispute", json={"reason": " "}, headers=borys["headers"])
     assert r.status_code == 422 and error_code(r) == "reason_required"
     to_phase(client, gm, cid, "settlement")
-    to_phase(client, gm, cid, "twilight")
+    force_phase(engine, cid, "twilight")  # past the Twilight gate (R7.2), which waits for results
     r = client.post(f"{url}/result", json={"winner_player_ids": []}, headers=anna["headers"])
     assert r.status_code == 409 and error_code(r) == "results_closed"
 

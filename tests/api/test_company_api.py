@@ -224,7 +224,7 @@ def test_r11_2_company_and_ledger_visible_to_the_player_and_gm_only(client, basi
     assert {p["nickname"]: p["gold"] for p in players} == {"anna": None, "borys": 400}
     assert {p["nickname"]: p["gold"] for p in client.get(f"/api/v1/campaigns/{cid}/players", headers=gm).json()} == {"anna": 400, "borys": 400}
     r = client.get(f"/api/v1/campaigns/{cid}/company", headers=gm)
-    assert r.status_code == 422 and error_code(r) == "player_id_required"
+    assert r.status_code == 404 and error_code(r) == "player_id_required"  # the GM has no company of their own
 
 
 def test_r3_8_gm_adjustment_with_a_reason(client, engine):

@@ -10,7 +10,7 @@ def build(engine, size: int) -> int:
 
 
 @pytest.mark.parametrize("path", ["", "/players", "/places", "/rules", "/chronicle", "/map", "/events", "/orders",
-                                  "/battles", "/companies", "/setup/3"])
+                                  "/battles", "/companies", "/setup/3", "/setup/5", "/twilight"])
 def test_campaign_pages_run_the_same_statements_with_10x_players_and_places(client, engine, count_statements, path):
     register(client, "gamemaster")
     small, large = build(engine, 4), build(engine, 40)
@@ -36,7 +36,9 @@ def test_home_page_statements_do_not_grow_with_campaigns(client, engine, count_s
     assert few.count == many.count
 
 
-PLAYER_PAGES = ["", "/company", "/shop", "/warbands", "/warbands/new", "/events", "/orders", "/battles", "/map", "/ledger"]
+PLAYER_PAGES = ["", "/company", "/shop", "/warbands", "/warbands/new", "/events", "/orders", "/battles", "/map", "/ledger",
+                "/twilight", "/ransoms"]
+# The settlement page of a decided battle: tests/web/test_settlement_pages.py (with Twilight in Settlement).
 
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)

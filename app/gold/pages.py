@@ -1,0 +1,64 @@
+"""The ledger page and the GM's adjustments (R3.8, R11.2): the same service and the same
+input schema as the API."""
+from __future__ import annotations
+
+from fastapi import APIRouter, Request
+
+from app.accounts.deps import PageLogin, SessionDep
+from app.campaigns import service as campaigns
+from app.core import flash
+from app.core.errors import N_, DomainError
+from app.core.forms import Form, blank_to_none, refusal, see_other, typed, validate
+from app.core.types import PathId, QueryId, QueryPage
+from app.core.templating import render, request_gettext
+from app.core.validation import named_code
+from app.gold import rules as gold_rules, service as gold
+from app.gold.schemas import AdjustmentIn
+from app.visibility import require_gm, viewer_for
+
+router = APIRouter()
+LABELS = {"amount": N_("Amount"), "reason": N_("Reason"), "player_id": N_("Player")}
+
+
+def _ledger_page(request, session, user, cid, player_id, page=1, status_code=200, **extra):
+    result = gold.ledger(session, actor=user, campaign_id=cid, player_id=player_id, page=page, per_page=30)
+    viewer = viewer_for(session, user, cid)
+    nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == result.player_id), "")
+    return render(request, "gold/ledger.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
+                  ledger=result, nickname=nickname, kinds=gold_rules.KINDS, tab="company",
+                  note_text=lambda e: gold.note_text(e, request_gettext(request)), **extra)
+
+
+@router.get("/campaigns/{cid}/ledger")
+def ledger(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
+           player_id: int | None = QueryId(), page: int = QueryPage()):
+    viewer = viewer_for(session, user, cid)
+    if viewer.is_gm and player_id is None:
+        return see_other(f"/campaigns/{cid}/companies")
+    return _ledger_page(request, session, user, cid, player_id, page)
+
+
+@router.post("/campaigns/{cid}/ledger/adjustments")
+def adjust(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    """R3.8: every problem of the form at once, next to its field; what was typed stays."""
+    require_gm(viewer_for(session, user, cid))
+    posted = {"player_id": "", "amount": "", "reason": "", **typed(form, "player_id", "amount", "reason")}
+    body, errors = validate(request, AdjustmentIn, blank_to_none(posted), LABELS)
+    if "player_id" in errors:
+        raise DomainError("player_id_required")
+    player_id = body.player_id if body else int(posted["player_id"].strip())
+    gettext = request_gettext(request)
+    if body is not None and body.amount == 0:
+        errors["amount"] = named_code(gettext, LABELS["amount"], "amount_zero")
+    if not posted["reason"].strip():  # say why a reason matters, not only that it is missing
+        errors["reason"] = named_code(gettext, LABELS["reason"], "reason_required")
+    if errors:
+        return _ledger_page(request, session, user, cid, player_id, status_code=422, errors=errors, form=posted)
+    try:
+        gold.adjust(session, actor=user, campaign_id=cid, player_id=body.player_id, amount=body.amount, reason=body.reason)
+    except DomainError as exc:
+        message = refusal(request, session, exc)
+        return _ledger_page(request, session, user, cid, player_id, status_code=exc.status, error=message, errors={}, form=posted)
+    nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == body.player_id), "")
+    return flash.redirect(request, f"/campaigns/{cid}/ledger?player_id={body.player_id}",
+                          N_("Gold adjusted for %(nickname)s: %(amount)s."), nickname=nickname, amount=f"{body.amount:+d}")
