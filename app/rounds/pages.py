@@ -10,13 +10,15 @@ from app.campaigns import pages as campaign_pages, rules as campaign_rules
 from app.catalog.deps import CatalogDep
 from app.core import flash
 from app.core.errors import N_, DomainError, Msg
-from app.core.forms import Form, confirm_page, confirmed, int_field, refusal
+from app.core.forms import Form, blank_to_none, confirm_page, confirmed, refusal, typed, unplaced, validate
 from app.core.templating import render, request_gettext
 from app.core.types import PathId
 from app.maps import service as maps
 from app.rounds import service
 from app.settlement import service as settlement
 from app.visibility import viewer_for
+from app.campaigns.schemas import EndRoundIn, PhaseIn
+from app.rounds.schemas import ChoiceIn
 
 router = APIRouter()
 
@@ -37,7 +39,10 @@ nicknames = settlement.nicknames
 
 @router.post("/campaigns/{cid}/phase")
 def set_phase(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form, catalog: CatalogDep):
-    phase = str(form.get("phase", ""))
+    body, errors = validate(request, PhaseIn, blank_to_none(typed(form, "phase")), {"phase": N_("Phase")})
+    if body is None:
+        return campaign_pages._dashboard(request, session, user, cid, status_code=422, error=unplaced(errors))
+    phase = body.phase
 
     def done(campaign):
         return flash.redirect(request, f"/campaigns/{cid}", N_("Phase changed to %(phase)s."),
@@ -52,7 +57,12 @@ def set_phase(cid: PathId, request: Request, user: PageLogin, session: SessionDe
 def end_round(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
     """From the dashboard or the Twilight page (`from=twilight`): a refusal shows on the page
     the button was on; without confirm=1 the step is rehearsed and the confirm page asks."""
-    round_ = int_field(form.get("round"), -1)
+    body, errors = validate(request, EndRoundIn, blank_to_none(typed(form, "round")), {"round": N_("Round")})
+    if body is None:
+        if form.get("from") == "twilight":
+            return _twilight_page(request, session, user, cid, status_code=422, error=unplaced(errors))
+        return campaign_pages._dashboard(request, session, user, cid, status_code=422, error=unplaced(errors))
+    round_ = body.round
     try:
         result = service.end_round(session, actor=user, campaign_id=cid, round_=round_)
     except DomainError as exc:
@@ -93,7 +103,11 @@ def twilight(cid: PathId, request: Request, user: PageLogin, session: SessionDep
 
 @router.post("/campaigns/{cid}/twilight/choices")
 def choose(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    place_id, player_id = int_field(form.get("place_id"), -1), int_field(form.get("player_id"), -1)
+    body, errors = validate(request, ChoiceIn, blank_to_none(typed(form, "place_id", "player_id")),
+                            {"place_id": N_("Place"), "player_id": N_("Player")})
+    if body is None:
+        return _twilight_page(request, session, user, cid, status_code=422, error=unplaced(errors))
+    place_id, player_id = body.place_id, body.player_id
     try:
         service.choose(session, actor=user, campaign_id=cid, place_id=place_id, player_id=player_id)
     except DomainError as exc:

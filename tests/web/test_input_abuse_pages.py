@@ -88,3 +88,19 @@ def test_r11_5_return_to_addresses_stay_on_this_site(client, make_client):
     for evil in ("/\\evil.example", "//evil.example", "/x\nLocation: /y", "/a:b"):
         assert safe_next(evil, "/home") == "/home", evil
     assert safe_next("/campaigns/1/map?of=2", "/") == "/campaigns/1/map?of=2"
+
+
+def test_r11_5_round_forms_validate_with_the_api_schemas(client, make_client):
+    """Phase change, End round and the Twilight choice: bad values are refused on the page
+    (R2.2, R2.3, R7.3) with the field named, and nothing changes."""
+    gm, cid, _players, _places = running_campaign(client, 2)
+    browser = make_client()
+    login(browser, "gamemaster")
+    r = post(browser, f"/campaigns/{cid}/phase", {"phase": ""})
+    assert r.status_code == 422 and "Phase is required." in r.text
+    r = post(browser, f"/campaigns/{cid}/end-round", {"round": "-5"})
+    assert r.status_code == 422 and "Round: This number must be at least 0." in r.text
+    r = post(browser, f"/campaigns/{cid}/twilight/choices", {"place_id": "x", "player_id": "100000000000000000000"})
+    assert r.status_code == 422 and "Place: Enter a whole number." in r.text
+    campaign = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()
+    assert (campaign["round"], campaign["phase"]) == (1, "preparation")
