@@ -7,6 +7,7 @@ from __future__ import annotations
 from copy import deepcopy
 
 from app.core.errors import DomainError, N_
+from app.core.types import whole_number
 
 # Casualty results (V12), in the order the pages offer them.
 RESULTS = ("recovered", "miss_next", "permanent", "dead", "captured")
@@ -62,16 +63,6 @@ def of(stored: dict | None) -> dict:
     return result
 
 
-def _whole(value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DomainError("field_not_integer")
-    if value < low:
-        raise DomainError("field_too_small", min=low)
-    if value > high:
-        raise DomainError("field_too_large", max=high)
-    return value
-
-
 def normalize(current: dict | None, changes: dict) -> dict:
     """Validates a change of any part of the settings (null keeps a part as it was)."""
     result = of(current)
@@ -94,10 +85,10 @@ def normalize(current: dict | None, changes: dict) -> dict:
         result["ranks"] = list(ranks)
     for key, value in (changes.get("xp") or {}).items():
         if key in XP_KEYS and value is not None:
-            result["xp"][key] = _whole(value, 0, MAX_XP_AWARD)
+            result["xp"][key] = whole_number(value, 0, MAX_XP_AWARD)
     for key, value in (changes.get("retinue") or {}).items():
         if key in ("free_retinue", "role_cost") and value is not None:
-            result["retinue"][key] = _whole(value, 0, 100)
+            result["retinue"][key] = whole_number(value, 0, 100)
     return result
 
 

@@ -9,6 +9,8 @@ from fastapi import Path, Query
 from pydantic import BeforeValidator, Field, StrictBool, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from app.core.errors import DomainError
+
 MAX_ID = 2**31 - 1  # PostgreSQL `integer`
 MAX_AMOUNT = 1_000_000
 
@@ -34,6 +36,17 @@ Money = Int(0, MAX_AMOUNT)
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
 Amount = Int(-MAX_AMOUNT, MAX_AMOUNT)
 Flag = StrictBool
+
+
+def whole_number(value, low: int, high: int) -> int:
+    """A whole number within bounds, for settings kept as JSON (house rules, settlement steps)."""
+    if isinstance(value, bool) or not isinstance(value, int):
+        raise DomainError("field_not_integer")
+    if value < low:
+        raise DomainError("field_too_small", min=low)
+    if value > high:
+        raise DomainError("field_too_large", max=high)
+    return value
 
 
 def Name(max_length: int) -> type[str]:

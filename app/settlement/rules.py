@@ -9,6 +9,7 @@ from dataclasses import dataclass, field
 from app.campaigns import house_rules
 from app.companies.rules import Carried, check_item
 from app.core.errors import DomainError, Msg, N_
+from app.core.types import whole_number
 
 STEPS = ("course", "injuries", "equipment", "experience", "promotions", "retinue")
 RESULTS = ("won", "lost", "draw")
@@ -95,16 +96,6 @@ def _ids(value, ctx: Context) -> list[int]:
     return ids
 
 
-def _count(value, low: int, high: int) -> int:
-    if isinstance(value, bool) or not isinstance(value, int):
-        raise DomainError("field_not_integer")
-    if value < low:
-        raise DomainError("field_too_small", min=low)
-    if value > high:
-        raise DomainError("field_too_large", max=high)
-    return value
-
-
 def _text(value) -> str:
     text = str(value or "").strip()
     if len(text) > MAX_TEXT:
@@ -120,7 +111,7 @@ def check_course(ctx: Context, course: dict) -> dict:
     for key, n in (course.get("took_out") or {}).items():
         model_id = int(key) if isinstance(key, str) and key.lstrip("-").isdigit() else key
         ctx.member(model_id)
-        n = _count(n, 0, 99)
+        n = whole_number(n, 0, 99)
         if n:
             took_out[model_id] = n
     if sum(took_out.values()) > ctx.enemy_models:
@@ -209,7 +200,7 @@ def check_experience(ctx: Context, proposed: dict[int, int], experience: list) -
         if not isinstance(entry, dict):
             raise DomainError("field_invalid")
         ctx.member(entry.get("model_id"))
-        gains[entry["model_id"]] = _count(entry.get("xp"), 0, 999)
+        gains[entry["model_id"]] = whole_number(entry.get("xp"), 0, 999)
     extra = sum(max(0, gains[m] - proposed[m]) for m in gains)
     bonus = ctx.settings["xp"]["leader_bonus"]
     if extra > bonus:

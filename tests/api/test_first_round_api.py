@@ -8,18 +8,7 @@ from app.companies.models import CompanyModel
 from app.gold.service import balance_matches_ledger
 from app.warbands.models import Order, Warband
 from tests.web.helpers import login
-from tests.helpers import buy, error_code, event, running_campaign, to_phase, warband
-
-ORC_BAND = ("orcs.krusher", "orcs.ax", "orcs.ax", "orcs.ax")  # 34 + 3 × 12 = 70 points
-
-
-@pytest.fixture
-def world(client):
-    gm, cid, players, places = running_campaign(client, 2)
-    anna, borys = players
-    anna["models"] = buy(client, cid, anna, *ORC_BAND, faction="orcs")
-    borys["models"] = buy(client, cid, borys, "basileans.veteran-sergeant", "basileans.man-at-arms", faction="basileans")
-    return {"gm": gm, "cid": cid, "anna": anna, "borys": borys, "places": places}
+from tests.helpers import error_code, event, to_phase, warband
 
 
 def _send(client, cid, player, wid, **target):

@@ -1,22 +1,11 @@
 """Warbands and orders over the API (R4.1-R4.7, R9.7, V4-V8, R11.2)."""
-import pytest
 from sqlmodel import Session, func, select
 
 from app.companies.models import CompanyModel
 from app.gold.service import balance_matches_ledger
 from app.warbands.models import Order
-from tests.helpers import add_place, buy, create_campaign, error_code, event, join, running_campaign, to_phase, user, warband
-
-ORC_BAND = ("orcs.krusher", "orcs.ax", "orcs.ax", "orcs.ax")  # 34 + 3 × 12 = 70 points
-
-
-@pytest.fixture
-def world(client):
-    gm, cid, players, places = running_campaign(client, 2)
-    anna, borys = players
-    anna["models"] = buy(client, cid, anna, *ORC_BAND, faction="orcs")
-    borys["models"] = buy(client, cid, borys, "basileans.veteran-sergeant", "basileans.man-at-arms", faction="basileans")
-    return {"gm": gm, "cid": cid, "anna": anna, "borys": borys, "places": places}
+from tests.api.conftest import ORC_BAND
+from tests.helpers import add_place, buy, create_campaign, error_code, event, join, to_phase, user, warband
 
 
 def gold(client, cid, player):
