@@ -206,3 +206,20 @@ def running_campaign(page: Page, prefix: str, *, modules: dict | None = None, wa
                 {"event_id": event["id"]})
         api(page, g, "POST", f"/campaigns/{cid}/phase", {"phase": "battles"})
     return setup
+
+
+class Taps:
+    """Counts a person's taps on links and buttons (and picks from a list)."""
+
+    def __init__(self) -> None:
+        self.count = 0
+
+    def __call__(self, target: Locator) -> None:
+        expect(target).to_have_count(1)
+        target.tap()
+        self.count += 1
+
+    def pick(self, target: Locator, value: str) -> None:
+        expect(target).to_have_count(1)
+        target.select_option(value)
+        self.count += 1

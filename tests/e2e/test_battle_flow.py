@@ -11,7 +11,7 @@ from playwright.sync_api import Locator, Page, expect
 from tests.e2e.conftest import REPO
 from tests.e2e.campaign_setup import (
     api as _api, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow,
-    shot as _shot, tab as _tab,
+    shot as _shot, tab as _tab, Taps,
 )
 
 GM, ORK, BAS = "btlgm", "btlork", "btlbas"
@@ -25,18 +25,6 @@ MAX_TAPS = 3
 
 
 # --- helpers -----------------------------------------------------------------------
-
-
-class Taps:
-    """Counts the taps a person makes on links and buttons."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, target: Locator) -> None:
-        expect(target).to_have_count(1)
-        target.tap()
-        self.count += 1
 
 
 def _two_warband_scenarios() -> dict[str, str]:

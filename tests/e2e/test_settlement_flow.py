@@ -10,7 +10,9 @@ import time
 from playwright.sync_api import Locator, Page, expect
 
 from tests.e2e.conftest import ARTIFACTS
-from tests.e2e.test_map_flow import _api_player, _login, _no_horizontal_overflow, _shot
+from tests.e2e.campaign_setup import (
+    Taps, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow, shot as _shot,
+)
 
 GM, ORK, BAS = "stlgm", "stlork", "stlbas"
 HOLD, KEEP, BRIDGE = "Skull Hold", "Ivory Keep", "Old Bridge"
@@ -27,23 +29,6 @@ def _api(page: Page, token: str, method: str, path: str, data: dict | None = Non
     response = page.request.fetch(f"/api/v1{path}", method=method, data=data, headers={"Authorization": f"Bearer {token}"})
     assert response.status == status, (method, path, response.status, response.text())
     return response.json() if response.status != 204 else {}
-
-
-class Taps:
-    """Counts a person's taps (and picks from a list) on the page."""
-
-    def __init__(self) -> None:
-        self.count = 0
-
-    def __call__(self, target: Locator) -> None:
-        expect(target).to_have_count(1)
-        target.tap()
-        self.count += 1
-
-    def pick(self, target: Locator, value: str) -> None:
-        expect(target).to_have_count(1)
-        target.select_option(value)
-        self.count += 1
 
 
 def _model_row(page: Page, model_id: int) -> Locator:
