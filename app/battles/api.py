@@ -6,8 +6,8 @@ from fastapi import APIRouter, Query
 from app.accounts.deps import ApiUser, SessionDep
 from app.battles import service
 from app.core.types import PathId, QueryRound
-from app.visibility import viewer_for
 from app.battles.schemas import BattleOut, BattlePage, BattleWarbandOut, DisputeIn, SideOut, WinnersIn
+from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["battles"])
 
@@ -29,7 +29,7 @@ def battle_out(view: service.BattleView) -> BattleOut:
 @router.get("/campaigns/{cid}/battles", response_model=BattlePage)
 def list_battles(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound(),
                  page: int = Query(1, ge=1, le=100_000), per_page: int = Query(50, ge=1, le=200)):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     found = service.battle_page(session, viewer.campaign, round, page=page, per_page=per_page)
     return BattlePage(items=[battle_out(v) for v in found.items], page=found.page, pages=found.pages, total=found.total)
 

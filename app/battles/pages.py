@@ -15,7 +15,7 @@ from app.core.forms import Form, blank_to_none, confirm_page, confirmed, field_r
 from app.core.templating import render, request_gettext
 from app.events.models import Event
 from app.maps import service as maps
-from app.visibility import viewer_for
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw"), "reason": N_("Reason")}
@@ -28,7 +28,7 @@ def _names(session, cid) -> dict[int, str]:
 @router.get("/campaigns/{cid}/battles")
 def battles(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep,
             round: int | None = QueryRound()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     views = service.battles_of(session, viewer.campaign, round)
     me = viewer.player.id if viewer.player else None
     views.sort(key=lambda v: (me not in v.participants, v.battle.id))
@@ -90,7 +90,7 @@ def report(cid: PathId, bid: PathId, request: Request, user: PageLogin, session:
     names = ", ".join(_names(session, cid).get(w, "?") for w in winners)
     if not confirmed(form):
         gettext = request_gettext(request)
-        viewer = viewer_for(session, user, cid)
+        viewer = campaign_of(session, actor=user, campaign_id=cid)
         return confirm_page(request, session, form, question=gettext(CONFIRM_WON) % {"names": names} if winners else gettext(CONFIRM_DRAW),
                             detail=gettext(CONFIRM_RESULT_DETAIL), button=gettext(N_("Enter the result")),
                             action=f"/campaigns/{cid}/battles/{bid}/result", cancel=f"/campaigns/{cid}/battles/{bid}#result",

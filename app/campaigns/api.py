@@ -16,7 +16,6 @@ from app.campaigns.schemas import (
     PlayerOut,
     StatusIn,
 )
-from app.visibility import require_gm, viewer_for
 
 router = APIRouter(tags=["campaigns"])
 
@@ -55,7 +54,7 @@ def create(body: CampaignCreate, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}", response_model=CampaignOut)
 def get(cid: PathId, user: ApiUser, session: SessionDep):
-    viewer = viewer_for(session, user, cid, invitee_ok=True)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid, invitee_ok=True)
     return campaign_out(session, viewer.campaign, viewer)
 
 
@@ -73,14 +72,14 @@ def invite(cid: PathId, body: InviteIn, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/invitations", response_model=list[InvitationOut])
 def list_invitations(cid: PathId, user: ApiUser, session: SessionDep):
-    require_gm(viewer_for(session, user, cid))
+    service.gm_campaign(session, actor=user, campaign_id=cid)
     return [InvitationOut(nickname=n, status=s) for n, s in service.invitations(session, cid)]
 
 
 @router.post("/campaigns/{cid}/invitations/accept", response_model=PlayerOut)
 def accept(cid: PathId, user: ApiUser, session: SessionDep):
     player = service.accept_invitation(session, actor=user, campaign_id=cid)
-    return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == player.id)
+    return next(p for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid)) if p.player_id == player.id)
 
 
 @router.post("/campaigns/{cid}/invitations/decline", status_code=204)
@@ -97,7 +96,7 @@ def status(cid: PathId, body: StatusIn, user: ApiUser, session: SessionDep):
 @router.post("/campaigns/{cid}/hideouts", status_code=201, response_model=PlayerOut)
 def claim(cid: PathId, body: HideoutIn, user: ApiUser, session: SessionDep):
     hideout = service.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
-    return next(p for p in _players(session, cid, viewer_for(session, user, cid)) if p.player_id == hideout.player_id)
+    return next(p for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid)) if p.player_id == hideout.player_id)
 
 
 # POST /campaigns/{cid}/phase and /end-round: the round's flow, in app/rounds/api.py.
@@ -105,4 +104,4 @@ def claim(cid: PathId, body: HideoutIn, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/players", response_model=list[PlayerOut])
 def players(cid: PathId, user: ApiUser, session: SessionDep):
-    return _players(session, cid, viewer_for(session, user, cid))
+    return _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid))

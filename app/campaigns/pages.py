@@ -19,7 +19,7 @@ from app.core.images import store_image
 from app.core.templating import add_context_hook, add_globals, render, request_gettext
 from app.maps import service as maps
 from app.maps.pages import editor_context as place_editor
-from app.visibility import Viewer, require_gm, viewer_for
+from app.visibility import Viewer, require_gm
 
 add_globals(PHASES=rules.PHASES, PHASE_NAMES=rules.PHASE_NAMES, STATUS_NAMES=rules.STATUS_NAMES,
             ADVICE_TEXTS=rules.ADVICE_TEXTS, MODULE_NAMES=terms.MODULE_NAMES)
@@ -89,7 +89,7 @@ def _wizard_page(request, session, viewer: Viewer, step: PathId, status_code=200
 
 @router.get("/campaigns/{cid}/setup/{step}")
 def wizard_step(cid: PathId, step: PathId, request: Request, user: PageLogin, session: SessionDep):
-    viewer = viewer_for(session, user, cid)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid)
     require_gm(viewer)
     if step not in STEP_FIELDS:
         raise DomainError("wizard_step_invalid")
@@ -100,9 +100,9 @@ def wizard_step(cid: PathId, step: PathId, request: Request, user: PageLogin, se
 def wizard_save(cid: PathId, step: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form, cover: Cover):
     if step not in STEP_FIELDS:
         raise DomainError("wizard_step_invalid")
-    require_gm(viewer_for(session, user, cid))
+    service.gm_campaign(session, actor=user, campaign_id=cid)
     data, model, errors = read_step(request, step, form, CampaignPatch)
-    viewer = viewer_for(session, user, cid)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid)
     if errors:
         return _wizard_page(request, session, viewer, step, status_code=422, form=data, errors=errors)
     try:
@@ -118,7 +118,7 @@ def wizard_save(cid: PathId, step: PathId, request: Request, user: PageLogin, se
             errors, message = {FORM_FIELD[setting]: field_refusal(request, session, exc, FIELD_LABELS[setting])}, None
         else:
             errors, message = {}, refusal(request, session, exc)
-        viewer = viewer_for(session, user, cid)
+        viewer = service.campaign_of(session, actor=user, campaign_id=cid)
         return _wizard_page(request, session, viewer, step, status_code=exc.status, form=data, errors=errors, error=message)
     if form.get("back") and step > 1:
         target = f"/campaigns/{cid}/setup/{step - 1}"
@@ -144,7 +144,7 @@ def add_dashboard_panel(panel) -> None:
 
 
 def _dashboard(request, session, user, cid: PathId, status_code: int = 200, error: str | None = None):
-    viewer = viewer_for(session, user, cid, invitee_ok=True)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid, invitee_ok=True)
     campaign = viewer.campaign
     players = service.players(session, cid)
     places = maps.places(session, cid)
@@ -191,7 +191,7 @@ def _gm_action(request, session, user, cid, form, action, done, ask=None):
     if ask is not None and not confirmed(form):
         gettext = request_gettext(request)
         question, detail, button, params = *ask[:3], (ask[3] if len(ask) > 3 else {})
-        viewer = viewer_for(session, user, cid)
+        viewer = service.campaign_of(session, actor=user, campaign_id=cid)
         return confirm_page(request, session, form, question=gettext(question) % params, detail=gettext(detail) % params,
                             button=gettext(button) % params, action=str(request.url.path), cancel=f"/campaigns/{cid}",
                             danger=question == CONFIRM_FINISH[0], viewer=viewer, campaign=viewer.campaign, tab="overview")
@@ -261,7 +261,7 @@ def decide_invitation(cid: PathId, decision: str, request: Request, user: PageLo
 
 
 def _players_page(request, session, user, cid, status_code=200, **extra):
-    viewer = viewer_for(session, user, cid)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid)
     return render(
         request, "campaigns/players.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
         players=service.players(session, cid), places={p.id: p for p in maps.places(session, cid)},
@@ -294,7 +294,7 @@ def invite(cid: PathId, request: Request, user: PageLogin, session: SessionDep, 
 
 @router.get("/campaigns/{cid}/rules")
 def rules_tab(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
-    viewer = viewer_for(session, user, cid)
+    viewer = service.campaign_of(session, actor=user, campaign_id=cid)
     house = house_rules.of(viewer.campaign.settlement_rules)
     return render(request, "campaigns/rules.html", viewer=viewer, campaign=viewer.campaign, tab="rules", house=house,
                   casualty_rows=house_rules.table_text(house["casualty_table"]), RESULT_NAMES=house_rules.RESULT_NAMES,

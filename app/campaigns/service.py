@@ -287,6 +287,19 @@ class PlayerRow:
     places: list[int] = field(default_factory=list)
 
 
+def campaign_of(session: Session, *, actor: User, campaign_id: int, invitee_ok: bool = False) -> Viewer:
+    """Read use case for every campaign page and call: the campaign as this actor may see it
+    (members; a pending invitee where asked), from `visibility` — 404 for anybody else."""
+    return viewer_for(session, actor, campaign_id, invitee_ok=invitee_ok)
+
+
+def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
+    """The campaign for a GM-only read (the companies overview, the editors): 403 for players."""
+    viewer = viewer_for(session, actor, campaign_id)
+    require_gm(viewer)
+    return viewer
+
+
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
     """Three statements whatever the roster size. Gold is there only where `viewer` may see
     it (R11.2: the player themselves and the GM); without a viewer, nobody's."""

@@ -6,8 +6,8 @@ from app.core.types import PathId
 from app.accounts.deps import ApiUser, SessionDep
 from app.chronicle import service
 from app.core.templating import request_gettext
-from app.visibility import viewer_for
 from app.chronicle.schemas import ChronicleOut, ChroniclePage
+from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["chronicle"])
 
@@ -17,7 +17,7 @@ def chronicle(
     cid: PathId, request: Request, user: ApiUser, session: SessionDep,
     page: int = Query(1, ge=1, le=100_000), per_page: int = Query(50, ge=1, le=200),
 ):
-    viewer_for(session, user, cid)
+    campaign_of(session, actor=user, campaign_id=cid)
     result = service.list_entries(session, campaign_id=cid, page=page, per_page=per_page)
     gettext = request_gettext(request)
     return ChroniclePage(

@@ -6,14 +6,14 @@ from app.core.types import PathId, QueryPage
 from app.accounts.deps import PageLogin, SessionDep
 from app.chronicle import service
 from app.core.templating import render, request_gettext
-from app.visibility import viewer_for
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 
 
 @router.get("/campaigns/{cid}/chronicle")
 def chronicle(cid: PathId, request: Request, user: PageLogin, session: SessionDep, page: int = QueryPage()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     result = service.list_entries(session, campaign_id=cid, page=page, per_page=30)
     gettext = request_gettext(request)
     entries = [(e, service.entry_text(e, gettext)) for e in result.items]

@@ -58,22 +58,22 @@ def set_faction(cid: PathId, body: FactionIn, user: ApiUser, session: SessionDep
 
 @router.post("/campaigns/{cid}/company/models", status_code=201, response_model=ModelOut)
 def buy_model(cid: PathId, body: BuyModelIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    return model_out(service.buy_model(session, actor=user, campaign_id=cid, profile_key=body.profile, catalog=catalog), [])
+    return model_out(service.buy_model(session, actor=user, campaign_id=cid, profile_key=body.profile, catalog=catalog).row, [])
 
 
 @router.delete("/campaigns/{cid}/company/models/{mid}", response_model=RefundOut)
 def sell_model(cid: PathId, mid: PathId, user: ApiUser, session: SessionDep):
-    return RefundOut(refund=service.sell_model(session, actor=user, campaign_id=cid, model_id=mid))
+    return RefundOut(refund=service.sell_model(session, actor=user, campaign_id=cid, model_id=mid).refund)
 
 
 @router.post("/campaigns/{cid}/company/items", status_code=201, response_model=ItemOut)
 def buy_item(cid: PathId, body: BuyItemIn, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    return item_out(service.buy_item(session, actor=user, campaign_id=cid, item_key=body.item, catalog=catalog))
+    return item_out(service.buy_item(session, actor=user, campaign_id=cid, item_key=body.item, catalog=catalog).row)
 
 
 @router.delete("/campaigns/{cid}/company/items/{iid}", response_model=RefundOut)
 def sell_item(cid: PathId, iid: PathId, user: ApiUser, session: SessionDep):
-    return RefundOut(refund=service.sell_item(session, actor=user, campaign_id=cid, item_id=iid))
+    return RefundOut(refund=service.sell_item(session, actor=user, campaign_id=cid, item_id=iid).refund)
 
 
 @router.put("/campaigns/{cid}/company/items/{iid}", response_model=ItemOut)

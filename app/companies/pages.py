@@ -12,14 +12,15 @@ from app.campaigns.rules import shop_open
 from app.catalog.deps import CatalogDep
 from app.catalog.names import TYPE_NAMES
 from app.companies import service
-from app.companies.models import CompanyItem, CompanyModel
+from app.companies.models import CompanyModel
 from app.core import flash
 from app.core.errors import N_, DomainError
 from app.companies.schemas import AssignIn, BuyItemIn, BuyModelIn, FactionIn, RewardIn, ShopForm
 from app.core.forms import Form, blank_to_none, confirm_page, confirmed, refusal, see_other, typed, unplaced, validate
 from app.core.templating import render, request_gettext
 from app.gold import rules as gold_rules
-from app.visibility import require_gm, viewer_for
+from app.visibility import require_gm
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 LABELS = {"faction": N_("Faction"), "model_id": N_("Give to"), "profile": N_("Model"), "item": N_("Item"),
@@ -43,7 +44,7 @@ def _company_page(request, session, user, cid, catalog, player_id=None, status_c
 @router.get("/campaigns/{cid}/company")
 def company(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep,
             player_id: int | None = QueryId()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     if viewer.is_gm and player_id is None:
         return see_other(f"/campaigns/{cid}/companies")
     return _company_page(request, session, user, cid, catalog, player_id)
@@ -84,7 +85,7 @@ CONFIRM_SELL_DETAIL = N_("The company is confirmed: a sale returns less than the
 
 def _ask(request, session, user, cid, form, **texts):
     """The confirm step without JavaScript, on the company tab (see core/forms.confirm_page)."""
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     return confirm_page(request, session, form, cancel=f"/campaigns/{cid}/company", viewer=viewer,
                         campaign=viewer.campaign, tab="company", **texts)
 
@@ -95,7 +96,7 @@ def confirm(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
     def done(_company):
         if not confirmed(form):
             gettext = request_gettext(request)
-            percent = 100 - viewer_for(session, user, cid).campaign.sale_loss_percent
+            percent = 100 - campaign_of(session, actor=user, campaign_id=cid).campaign.sale_loss_percent
             return _ask(request, session, user, cid, form, question=gettext(CONFIRM_COMPANY),
                         detail=gettext(CONFIRM_COMPANY_DETAIL) % {"percent": percent},
                         action=f"/campaigns/{cid}/company/confirm", button=gettext(N_("Confirm the company")))
@@ -104,32 +105,30 @@ def confirm(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
     return _act(request, session, user, cid, catalog, lambda: service.confirm(session, actor=user, campaign_id=cid), done)
 
 
-def _sell(request, session, user, cid, catalog, form, cls, row_id: int, sell, path: str):
+def _sell(request, session, user, cid, catalog, form, sell, path: str):
     """R3.4: selling after the company is confirmed loses gold, so the page asks first."""
-    row = session.get(cls, row_id)
-    name = row.name if row is not None else ""
 
-    def done(refund: int):
-        if refund < (row.price if row is not None else 0) and not confirmed(form):
+    def done(sale: service.Sale):
+        if sale.refund < sale.paid and not confirmed(form):
             gettext = request_gettext(request)
-            return _ask(request, session, user, cid, form, question=gettext(CONFIRM_SELL) % {"name": name, "n": refund},
+            return _ask(request, session, user, cid, form, question=gettext(CONFIRM_SELL) % {"name": sale.name, "n": sale.refund},
                         detail=gettext(CONFIRM_SELL_DETAIL), action=path,
-                        button=gettext(N_("Sell for %(n)s gold")) % {"n": refund})
-        return _back(request, cid, N_("Sold %(name)s, %(n)s gold back."), name=name, n=refund)
+                        button=gettext(N_("Sell for %(n)s gold")) % {"n": sale.refund})
+        return _back(request, cid, N_("Sold %(name)s, %(n)s gold back."), name=sale.name, n=sale.refund)
 
     return _act(request, session, user, cid, catalog, sell, done)
 
 
 @router.post("/campaigns/{cid}/company/models/{mid}/sell")
 def sell_model(cid: PathId, mid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    return _sell(request, session, user, cid, catalog, form, CompanyModel, mid,
+    return _sell(request, session, user, cid, catalog, form,
                  lambda: service.sell_model(session, actor=user, campaign_id=cid, model_id=mid),
                  f"/campaigns/{cid}/company/models/{mid}/sell")
 
 
 @router.post("/campaigns/{cid}/company/items/{iid}/sell")
 def sell_item(cid: PathId, iid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    return _sell(request, session, user, cid, catalog, form, CompanyItem, iid,
+    return _sell(request, session, user, cid, catalog, form,
                  lambda: service.sell_item(session, actor=user, campaign_id=cid, item_id=iid),
                  f"/campaigns/{cid}/company/items/{iid}/sell")
 
@@ -192,12 +191,12 @@ def _buy(request, session, user, cid, catalog, form, schema, action, anchor):
     if errors or shop_errors:
         return _shop_page(request, session, user, cid, catalog, type_, q, status_code=422, error=unplaced({**shop_errors, **errors}))
     try:
-        row = action(body)
+        bought = action(body)
     except DomainError as exc:
         return _shop_page(request, session, user, cid, catalog, type_, q, status_code=exc.status, error=refusal(request, session, exc))
     query = urlencode({k: v for k, v in (("type", type_), ("q", q)) if v})
     url = f"/campaigns/{cid}/shop" + (f"?{query}" if query else "") + f"#{anchor(body)}"
-    return flash.redirect(request, url, N_("Bought %(name)s for %(n)s gold."), name=row.name, n=row.price)
+    return flash.redirect(request, url, N_("Bought %(name)s for %(n)s gold."), name=bought.name, n=bought.price)
 
 
 @router.post("/campaigns/{cid}/shop/models")
@@ -219,7 +218,7 @@ def buy_item(cid: PathId, request: Request, user: PageLogin, session: SessionDep
 
 def _companies_page(request, session, user, cid, catalog, selected, status_code=200, **extra):
     """Every player's gold is on this page: the GM's eyes only, also when a form failed."""
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     require_gm(viewer)
     return render(request, "companies/companies.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   players=campaigns.players(session, cid, viewer), catalog=catalog, selected=selected, tab="company", **extra)

@@ -19,6 +19,27 @@ from app.gold import rules as gold_rules, service as gold
 from app.visibility import Viewer, campaign_row, gm_viewer, private_owner, require_writable, viewer_for
 
 
+@dataclass(frozen=True)
+class Purchase:
+    """What a purchase did: the row bought, what it cost, the gold left."""
+    row: CompanyModel | CompanyItem
+    price: int
+    balance: int
+
+    @property
+    def name(self) -> str:
+        return self.row.name
+
+
+@dataclass(frozen=True)
+class Sale:
+    """What a sale did: what was sold, what came back (R3.4), the gold after."""
+    name: str
+    paid: int
+    refund: int
+    balance: int
+
+
 @dataclass
 class CompanyView:
     player: Player
@@ -121,14 +142,14 @@ def _faction_profile(catalog: Catalog, company: Company, key: str):
     return profile
 
 
-def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: str, catalog: Catalog) -> CompanyModel:
+def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: str, catalog: Catalog) -> Purchase:
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     profile = _faction_profile(catalog, company, profile_key)
     price = gold_rules.price(profile.points, viewer.campaign.gold_per_point)
     model = _add_model(session, company, profile, price, reward=False)
-    gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=profile.name)
-    return model
+    entry = gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=profile.name)
+    return Purchase(model, price, entry.balance_after)
 
 
 def _own_row(session: Session, cls, row_id: int, company: Company):
@@ -138,7 +159,7 @@ def _own_row(session: Session, cls, row_id: int, company: Company):
     return row
 
 
-def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int) -> int:
+def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int) -> Sale:
     """R3.4 refund; R3.9 the model's items go back to the stash."""
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
@@ -181,17 +202,19 @@ def _none_sent(session: Session, viewer: Viewer) -> None:
         raise DomainError("faction_warband_sent", warband=sent[min(sent)])
 
 
-def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> int:
+def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel | CompanyItem) -> Sale:
     """R3.4: remove the row and credit the refund of what was paid for it."""
     refund = gold_rules.refund(row.price, confirmed=company.confirmed, sale_loss_percent=viewer.campaign.sale_loss_percent)
     session.delete(row)
     session.flush()
+    balance = viewer.player.gold
     if refund:
-        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=row.name)
-    return refund
+        balance = gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale",
+                              note=row.name).balance_after
+    return Sale(row.name, row.price, refund, balance)
 
 
-def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, catalog: Catalog) -> CompanyItem:
+def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, catalog: Catalog) -> Purchase:
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     data = catalog.items.get(item_key)
@@ -200,8 +223,8 @@ def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, 
     rules.check_buyable_item(data.rarity)
     price = gold_rules.price(data.points, viewer.campaign.gold_per_point)
     item = _new_item(session, company, data, price, reward=False)
-    gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=data.name)
-    return item
+    entry = gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=data.name)
+    return Purchase(item, price, entry.balance_after)
 
 
 def _new_item(session: Session, company: Company, data, price: int, reward: bool) -> CompanyItem:
@@ -212,7 +235,7 @@ def _new_item(session: Session, company: Company, data, price: int, reward: bool
     return item
 
 
-def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> int:
+def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> Sale:
     viewer = _player_viewer(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     item = _own_row(session, CompanyItem, item_id, company)

@@ -8,7 +8,7 @@ from app.catalog.deps import CatalogDep
 from app.events import rules, service
 from app.events.models import Event
 from app.events.schemas import EventIn, EventOut, EventPatch
-from app.visibility import viewer_for
+from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["events"])
 
@@ -25,7 +25,7 @@ def event_out(event: Event, current_round: int) -> EventOut:
 
 @router.get("/campaigns/{cid}/events", response_model=list[EventOut])
 def list_events(cid: PathId, user: ApiUser, session: SessionDep):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     return [event_out(e, viewer.campaign.round) for e in service.active_events(session, viewer.campaign)]
 
 
@@ -38,10 +38,10 @@ def create_event(cid: PathId, body: EventIn, user: ApiUser, session: SessionDep,
 @router.patch("/campaigns/{cid}/events/{eid}", response_model=EventOut)
 def update_event(cid: PathId, eid: PathId, body: EventPatch, user: ApiUser, session: SessionDep, catalog: CatalogDep):
     event = service.update_event(session, actor=user, campaign_id=cid, event_id=eid, changes=body.model_dump(exclude_unset=True), catalog=catalog)
-    return event_out(event, viewer_for(session, user, cid).campaign.round)
+    return event_out(event, campaign_of(session, actor=user, campaign_id=cid).campaign.round)
 
 
 @router.delete("/campaigns/{cid}/events/{eid}", response_model=EventOut)
 def end_event(cid: PathId, eid: PathId, user: ApiUser, session: SessionDep):
     event = service.end_event(session, actor=user, campaign_id=cid, event_id=eid)
-    return event_out(event, viewer_for(session, user, cid).campaign.round)
+    return event_out(event, campaign_of(session, actor=user, campaign_id=cid).campaign.round)

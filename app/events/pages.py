@@ -14,7 +14,7 @@ from app.events import rules, service
 from app.events.models import Event
 from app.events.schemas import EventIn, EventPatch
 from app.maps import service as maps
-from app.visibility import require_gm, viewer_for
+from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
 
@@ -55,7 +55,7 @@ def _refused(request, session, exc) -> tuple[dict, str | None]:
 
 
 def _page(request, session, user, cid, catalog, status_code=200, **extra):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     places = maps.places(session, cid)
     return render(
         request, "events/events.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
@@ -71,7 +71,7 @@ def events_page(cid: PathId, request: Request, user: PageLogin, session: Session
 
 @router.post("/campaigns/{cid}/events")
 def create_event(cid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    require_gm(viewer_for(session, user, cid))
+    gm_campaign(session, actor=user, campaign_id=cid)
     data = _form_data(form, with_place=True)
     model, errors = validate(request, EventIn, data, LABELS)
     if errors:
@@ -86,7 +86,7 @@ def create_event(cid: PathId, request: Request, user: PageLogin, session: Sessio
 
 @router.post("/campaigns/{cid}/events/{eid}")
 def edit_event(cid: PathId, eid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
-    require_gm(viewer_for(session, user, cid))
+    gm_campaign(session, actor=user, campaign_id=cid)
     data = _form_data(form, with_place=False)
     model, errors = validate(request, EventPatch, data, LABELS)
     message, status = None, 422

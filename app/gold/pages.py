@@ -14,7 +14,7 @@ from app.core.templating import render, request_gettext
 from app.core.validation import named_code
 from app.gold import rules as gold_rules, service as gold
 from app.gold.schemas import AdjustmentIn
-from app.visibility import require_gm, viewer_for
+from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
 LABELS = {"amount": N_("Amount"), "reason": N_("Reason"), "player_id": N_("Player")}
@@ -22,7 +22,7 @@ LABELS = {"amount": N_("Amount"), "reason": N_("Reason"), "player_id": N_("Playe
 
 def _ledger_page(request, session, user, cid, player_id, page=1, status_code=200, **extra):
     result = gold.ledger(session, actor=user, campaign_id=cid, player_id=player_id, page=page, per_page=30)
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == result.player_id), "")
     return render(request, "gold/ledger.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   ledger=result, nickname=nickname, kinds=gold_rules.KINDS, tab="company",
@@ -32,7 +32,7 @@ def _ledger_page(request, session, user, cid, player_id, page=1, status_code=200
 @router.get("/campaigns/{cid}/ledger")
 def ledger(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
            player_id: int | None = QueryId(), page: int = QueryPage()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     if viewer.is_gm and player_id is None:
         return see_other(f"/campaigns/{cid}/companies")
     return _ledger_page(request, session, user, cid, player_id, page)
@@ -41,7 +41,7 @@ def ledger(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
 @router.post("/campaigns/{cid}/ledger/adjustments")
 def adjust(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
     """R3.8: every problem of the form at once, next to its field; what was typed stays."""
-    require_gm(viewer_for(session, user, cid))
+    gm_campaign(session, actor=user, campaign_id=cid)
     posted = {"player_id": "", "amount": "", "reason": "", **typed(form, "player_id", "amount", "reason")}
     body, errors = validate(request, AdjustmentIn, blank_to_none(posted), LABELS)
     if "player_id" in errors:

@@ -18,8 +18,8 @@ from app.maps.schemas import (
     PlaceOut,
     PlacePatch,
 )
-from app.visibility import viewer_for
 from app.events.service import events_by_place
+from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["map"])
 
@@ -39,7 +39,7 @@ def path_out(path: Path) -> PathOut:
 
 @router.get("/campaigns/{cid}/map", response_model=MapOut)
 def get_map(cid: PathId, user: ApiUser, session: SessionDep, of: int | None = QueryId()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     image = view.image
     holder = view.place or view.campaign
@@ -72,7 +72,7 @@ def put_map_image(cid: PathId, target: str, request: Request, user: ApiUser, ses
 
 @router.get("/campaigns/{cid}/places", response_model=list[PlaceOut])
 def list_places(cid: PathId, user: ApiUser, session: SessionDep):
-    viewer_for(session, user, cid)
+    campaign_of(session, actor=user, campaign_id=cid)
     hideouts = service.hideout_place_ids(session, cid)
     return [place_out(p, hideouts) for p in service.places(session, cid)]
 
@@ -97,7 +97,7 @@ def delete_place(cid: PathId, pid: PathId, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/paths", response_model=list[PathOut])
 def list_paths(cid: PathId, user: ApiUser, session: SessionDep):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     service.require_module(viewer.campaign, service.PATHS_MODULE)
     return [path_out(p) for p in service.paths(session, cid)]
 

@@ -16,9 +16,10 @@ from app.core.forms import Form, blank_to_none, refusal, see_other, typed, valid
 from app.core.templating import render
 from app.maps import service, view as drawing
 from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
-from app.visibility import require_gm, viewer_for
+from app.visibility import require_gm
 from app.events.service import events_by_place
 from app.warbands import service as warbands
+from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
 LABELS = {"of": N_("Map"), "from_id": N_("Path"), "to_id": N_("New path to"), "one_way": N_("One-way (from here)"),
@@ -59,7 +60,7 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
 
 
 def _map_page(request, session, user, cid: PathId, of: int | None, status_code=200, selected: int | None = None, **extra):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     markers = drawing.markers(view)
     context = {}
@@ -81,7 +82,7 @@ def map_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep
 @router.get("/campaigns/{cid}/map/places/{pid}")
 def place_sheet(cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep):
     """The details sheet: an htmx partial, or the map page with the sheet open."""
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     if not request.headers.get("hx-request"):
         place = next((p for p in service.places(session, cid) if p.id == pid), None)
         if place is None:
@@ -97,7 +98,7 @@ def new_place_sheet(cid: PathId, request: Request, user: PageLogin, session: Ses
                     mode: str | None = Query(None)):
     """The New place sheet; from the editor's Add place mode (`mode=add`) the saved place
     leads back to the map still in that mode, so the next tap adds another place."""
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     require_gm(viewer)
     template = "maps/_new_place.html" if request.headers.get("hx-request") else "maps/new_place.html"
     back = map_url(cid, of, mode="add" if mode == "add" else None)
@@ -184,7 +185,7 @@ def remove_path(cid: PathId, path_id: PathId, request: Request, user: PageLogin,
 def open_place_map(cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
     """„Mapa miejsca” (R1.3): the place gets its own map (the built-in background until an
     image is uploaded) and the editor goes inside it. A district (third level) is refused."""
-    require_gm(viewer_for(session, user, cid))
+    gm_campaign(session, actor=user, campaign_id=cid)
     place = next((p for p in service.places(session, cid) if p.id == pid), None)
     if place is None:
         raise DomainError("not_found")

@@ -13,7 +13,8 @@ from app.core.forms import Form, blank_to_none, refusal, safe_next, typed, valid
 from app.core.templating import render
 from app.maps import service
 from app.maps.schemas import MapForm, PlaceIn, PlacePatch
-from app.visibility import require_gm, viewer_for
+from app.visibility import require_gm
+from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
 
@@ -35,7 +36,7 @@ def editor_context(session, cid: PathId) -> dict:
 
 
 def _places_page(request, session, user, cid, status_code=200, **extra):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     editor = editor_context(session, cid)
     back = safe_next(extra.pop("back", None), f"/campaigns/{cid}/places")
     if back.startswith(f"/campaigns/{cid}/map"):
@@ -67,7 +68,7 @@ def places(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
 def edit_place_form(
     cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep, next_url: str = Query("", alias="next")
 ):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     require_gm(viewer)
     places_ = service.places(session, cid)
     place = next((p for p in places_ if p.id == pid), None)
@@ -89,7 +90,7 @@ def _field_problems(request, session, user, cid, form, pid: PathId | None, error
     """The form again with what was typed and every problem next to its field: the add
     form for a new place, the place's own edit page for an edit. From the map, the
     problems are listed together above it (the map's sheet is an htmx partial)."""
-    require_gm(viewer_for(session, user, cid))
+    gm_campaign(session, actor=user, campaign_id=cid)
     shown = typed(form, "name", "description", "income", "x", "y", "parent_id", "next")
     back = safe_next(shown.get("next"), f"/campaigns/{cid}/places")
     shown.update(hideout_slot=form.get("hideout_slot") == "on", entry=form.get("entry") == "on", has_map=form.get("has_map") == "on")
@@ -97,7 +98,7 @@ def _field_problems(request, session, user, cid, form, pid: PathId | None, error
         return _places_page(request, session, user, cid, status_code=422, back=back, place_error=" ".join(errors.values()))
     if pid is None:
         return _places_page(request, session, user, cid, status_code=422, back=back, place_errors=errors, place_form=shown)
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     places_ = service.places(session, cid)
     place = next((p for p in places_ if p.id == pid), None)
     if place is None:

@@ -16,9 +16,9 @@ from app.core.types import PathId
 from app.maps import service as maps
 from app.rounds import service
 from app.settlement import service as settlement
-from app.visibility import viewer_for
 from app.campaigns.schemas import EndRoundIn, PhaseIn
 from app.rounds.schemas import ChoiceIn
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 
@@ -74,7 +74,7 @@ def end_round(cid: PathId, request: Request, user: PageLogin, session: SessionDe
         gettext = request_gettext(request)
         params = {"n": round_, "next": round_ + 1}
         question, detail, button = CONFIRM_END_ROUND
-        viewer = viewer_for(session, user, cid)
+        viewer = campaign_of(session, actor=user, campaign_id=cid)
         cancel = f"/campaigns/{cid}/twilight" if form.get("from") == "twilight" else f"/campaigns/{cid}"
         return confirm_page(request, session, form, question=gettext(question) % params, detail=gettext(detail) % params,
                             button=gettext(button) % params, action=str(request.url.path), cancel=cancel,

@@ -15,7 +15,7 @@ from app.core.templating import render, request_gettext
 from app.core.types import MAX_AMOUNT, PathId
 from app.maps import service as maps
 from app.settlement import rules, service
-from app.visibility import viewer_for
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 PAGE = "/campaigns/{cid}/battles/{bid}/settlements/{wid}"
@@ -130,7 +130,7 @@ def save(cid: PathId, bid: PathId, wid: PathId, request: Request, user: PageLogi
             if not confirmed(form):
                 gettext = request_gettext(request)
                 question, detail, button = CONFIRM_CLOSE
-                viewer = viewer_for(session, user, cid)
+                viewer = campaign_of(session, actor=user, campaign_id=cid)
                 return confirm_page(request, session, form, question=gettext(question), detail=gettext(detail), button=gettext(button),
                                     action=url, cancel=url, viewer=viewer, campaign=viewer.campaign, tab="battles")
             return flash.redirect(request, url, N_("The settlement is closed."))

@@ -6,11 +6,12 @@ from app.core.types import PathId, QueryRound
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
 from app.core.templating import request_gettext
-from app.visibility import viewer_for, visible_orders
+from app.visibility import visible_orders
 from app.warbands import service
 from app.warbands.models import Order
 from app.warbands.schemas import OrderIn, OrderOut, ProblemOut, WarbandIn, WarbandOut, WarbandPatch
 from app.core.errors import detail_messages
+from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["warbands"])
 
@@ -74,5 +75,5 @@ def cancel(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/orders", response_model=list[OrderOut])
 def orders(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound()):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     return [order_out(o) for o in visible_orders(session, viewer, viewer.campaign.round if round is None else round)]

@@ -15,10 +15,11 @@ from app.core.forms import Form, blank_to_none, refusal, see_other, typed, unpla
 from app.core.templating import render, request_gettext
 from app.events import service as events
 from app.maps import service as maps
-from app.visibility import orders_public, viewer_for, visible_orders
+from app.visibility import orders_public, visible_orders
 from app.warbands import rules as warband_rules, service
 from app.warbands.models import Warband
 from app.warbands.schemas import SendForm, WarbandCheckForm, WarbandForm
+from app.campaigns.service import campaign_of
 
 router = APIRouter()
 # Each field's label, so that a problem names its field ("Name: This value is too long (at most 80).").
@@ -181,7 +182,7 @@ def send(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: S
         return _send_page(request, session, user, cid, catalog, wid, status_code=exc.status, error=message, details=details)
     where = maps.place_labels(maps.places(session, cid)).get(order.place_id, "")
     if order.event_id is not None:
-        event = next((e for e in events.active_events(session, viewer_for(session, user, cid).campaign) if e.id == order.event_id), None)
+        event = next((e for e in events.active_events(session, campaign_of(session, actor=user, campaign_id=cid).campaign) if e.id == order.event_id), None)
         where = f"{event.title} · {where}" if event else where
     return flash.redirect(request, f"/campaigns/{cid}/warbands#w{wid}", N_("%(warband)s sent to %(where)s."),
                           warband=_warband_name(session, wid), where=where)
@@ -198,7 +199,7 @@ def cancel(cid: PathId, wid: PathId, request: Request, user: PageLogin, session:
 
 @router.get("/campaigns/{cid}/orders")
 def orders(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
-    viewer = viewer_for(session, user, cid)
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
     campaign = viewer.campaign
     rows = visible_orders(session, viewer, campaign.round)
     warbands_ = service.warbands_by_id(session, [o.warband_id for o in rows])
