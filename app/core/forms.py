@@ -13,7 +13,6 @@ from starlette.datastructures import FormData
 from app.core.errors import DomainError, message_for
 from app.core.security import CSRF_FIELD
 from app.core.templating import render, request_gettext
-from app.core.types import MAX_ID
 from app.core.validation import field_errors, named_code
 
 
@@ -79,16 +78,6 @@ def safe_next(url: str | None, default: str = "/") -> str:
     if "\\" in url or "%5c" in url.lower() or ":" in url.split("?", 1)[0] or any(ord(c) < 32 or ord(c) == 127 for c in url):
         return default
     return url
-
-
-def int_field(value, default: int | None = None) -> int | None:
-    """A whole number from a form field, or `default` when it is missing or not one."""
-    try:
-        number = int(str(value))
-    except (TypeError, ValueError):
-        return default
-    # Beyond the database's 32-bit integers no id or amount exists (issue 10): not a number here.
-    return number if -MAX_ID <= number <= MAX_ID else default
 
 
 def confirmed(form) -> bool:

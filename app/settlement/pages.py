@@ -10,11 +10,12 @@ from app.accounts.deps import PageLogin, SessionDep
 from app.campaigns import house_rules
 from app.core import flash
 from app.core.errors import N_, DomainError, Msg
-from app.core.forms import Form, confirm_page, confirmed, int_field, refusal
+from app.core.forms import Form, blank_to_none, confirm_page, confirmed, refusal, typed, unplaced, validate
 from app.core.templating import render, request_gettext
-from app.core.types import MAX_AMOUNT, PathId
+from app.core.types import PathId
 from app.maps import service as maps
 from app.settlement import rules, service
+from app.settlement.schemas import RansomOfferIn, RollIn, SettlementIn
 from app.campaigns.service import campaign_of
 
 router = APIRouter()
@@ -53,54 +54,76 @@ def settlement(cid: PathId, bid: PathId, wid: PathId, request: Request, user: Pa
     return _page(request, session, user, cid, bid, wid)
 
 
-def _ints(values) -> list[int]:
-    return [i for i in (int_field(v) for v in values) if i is not None]
+def _posted(form, sv: service.SettlementView) -> dict:
+    """The page's fields as the API's six steps, still as text: the form's names come from the
+    models and items the server knows, so nothing is parsed here (SettlementIn does that)."""
+    members = sv.ctx.member_ids
+
+    def text(name: str) -> str | None:
+        value = form.get(name)
+        return value if isinstance(value, str) and value.strip() else None
+
+    injuries = []
+    for m in members:
+        if text(f"injury_{m}"):
+            entry = {"model_id": m, "result": text(f"injury_{m}")}
+            entry.update({k: v for k, v in (("text", text(f"text_{m}")), ("captor_player_id", text(f"captor_{m}"))) if v})
+            entry["items_lost"] = form.get(f"itemslost_{m}") == "on"
+            injuries.append(entry)
+    raw = {
+        "course": {"taken_out": [v for v in form.getlist("out") if isinstance(v, str)],
+                   "objectives": [v for v in form.getlist("obj") if isinstance(v, str)],
+                   "took_out": {str(m): text(f"took_{m}") for m in members if text(f"took_{m}")}},
+        "injuries": injuries,
+        "experience": [{"model_id": m, "xp": form.get(f"xp_{m}")} for m in members if f"xp_{m}" in form],
+        "equipment": [{"item_id": i.item_id, "model_id": text(f"item_{i.item_id}"), "lost": form.get(f"itemlost_{i.item_id}") == "on"}
+                      for i in sv.ctx.items if f"item_{i.item_id}" in form],
+        "promotions": [{"model_id": m, "rank": rank, "upgrade": text(f"promo_{m}_{rank}").strip()}
+                       for m in members for rank in range(1, len(sv.ctx.settings["ranks"]) + 1) if text(f"promo_{m}_{rank}")],
+    }
+    if form.get("retinue_form") == "1":
+        raw["retinue"] = {"leader_id": text("leader"), "retinue_ids": [v for v in form.getlist("retinue") if isinstance(v, str)]}
+    return raw
 
 
-def parse(form, sv: service.SettlementView) -> dict:
-    """The page's form as the six steps (the same shapes as the API's)."""
+def parse(form, body: SettlementIn, sv: service.SettlementView) -> dict:
+    """The checked steps as this warband's settlement: only its own models, a rolled model
+    stays taken out, the page's shortcuts applied."""
     members = sv.ctx.member_ids
     rolled = {m: r[-1] for m, r in sv.rolls.items() if r}
-    taken_out = [m for m in _ints(form.getlist("out")) if m in members]
+    taken_out = [m for m in body.course.taken_out if m in members]
     # A model with a rolled result stays taken out (its checkbox is locked on the page).
     taken_out += [m for m in rolled if m not in taken_out]
-    course = {"taken_out": taken_out, "objectives": [m for m in _ints(form.getlist("obj")) if m in members],
-              "took_out": {str(m): max(0, int_field(form.get(f"took_{m}"), 0) or 0) for m in members if int_field(form.get(f"took_{m}"), 0)}}
+    course = {"taken_out": taken_out, "objectives": [m for m in body.course.objectives if m in members],
+              "took_out": {k: v for k, v in body.course.took_out.items() if v}}
+    posted = {i.model_id: i for i in body.injuries}
     injuries = []
     for m in taken_out:
-        result = rolled[m]["result"] if m in rolled else str(form.get(f"injury_{m}", ""))
-        if result not in house_rules.RESULTS:
+        given = posted.get(m)
+        result = rolled[m]["result"] if m in rolled else (given.result if given else None)
+        if result is None:
             continue
         entry: dict = {"model_id": m, "result": result}
         if result == "permanent":
-            entry["text"] = str(form.get(f"text_{m}", "")).strip()[:200]
-        if result == "captured" and int_field(form.get(f"captor_{m}")):
-            entry["captor_player_id"] = int_field(form.get(f"captor_{m}"))
+            entry["text"] = (given.text if given else "") or ""
+        if result == "captured" and given and given.captor_player_id:
+            entry["captor_player_id"] = given.captor_player_id
         if result == "dead":
-            entry["items_lost"] = form.get(f"itemslost_{m}") == "on"
+            entry["items_lost"] = bool(given and given.items_lost)
         injuries.append(entry)
     gone = {i["model_id"] for i in injuries if i["result"] in rules.GONE}
-    experience = [{"model_id": m, "xp": max(0, min(999, int_field(form.get(f"xp_{m}"), 0) or 0))} for m in members if f"xp_{m}" in form]
+    experience = [{"model_id": e.model_id, "xp": e.xp} for e in body.experience]
     if form.get("action") == "part_toggle":
         # The shortcut's award for taking part, on (the pre-filled default) or off for everyone.
         part = sv.ctx.settings["xp"]["taking_part"] * (-1 if form.get("part_award") == "1" else 1)
         experience = [{"model_id": e["model_id"], "xp": max(0, e["xp"] + part)} for e in experience]
-    equipment = []
-    for item in sv.ctx.items:
-        if f"item_{item.item_id}" not in form:
-            continue
-        target = int_field(form.get(f"item_{item.item_id}"))
-        lost = form.get(f"itemlost_{item.item_id}") == "on" and item.model_id in gone
-        equipment.append({"item_id": item.item_id, "model_id": None if lost or target in gone else target, "lost": lost})
-    promotions = []
-    for key, value in form.multi_items():
-        if key.startswith("promo_") and str(value).strip():
-            _p, model_id, rank = (key.split("_") + ["", ""])[:3]
-            if int_field(model_id) in members and int_field(rank):
-                promotions.append({"model_id": int_field(model_id), "rank": int_field(rank), "upgrade": str(value).strip()[:200]})
+    carried = {i.item_id: i for i in sv.ctx.items}
+    equipment = [{"item_id": e.item_id, "model_id": None if (e.lost and carried[e.item_id].model_id in gone) or e.model_id in gone else e.model_id,
+                  "lost": e.lost and carried[e.item_id].model_id in gone} for e in body.equipment if e.item_id in carried]
+    promotions = [p.model_dump() for p in body.promotions]
     changes = {"course": course, "injuries": injuries, "experience": experience, "equipment": equipment, "promotions": promotions}
-    if form.get("retinue_form") == "1":
-        changes["retinue"] = {"leader_id": int_field(form.get("leader")), "retinue_ids": _ints(form.getlist("retinue"))}
+    if body.retinue is not None:
+        changes["retinue"] = {"leader_id": body.retinue.leader_id, "retinue_ids": body.retinue.retinue_ids}
     if form.get("action") == "survived":
         changes["course"] = {**course, "taken_out": [m for m in course["taken_out"] if m in rolled]}
         changes["injuries"] = [i for i in injuries if i["model_id"] in rolled]
@@ -110,15 +133,21 @@ def parse(form, sv: service.SettlementView) -> dict:
 @router.post(PAGE)
 def save(cid: PathId, bid: PathId, wid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
     """Save the draft; or roll, re-roll, "everyone survived", "+1 XP to all who took part", close."""
-    action = str(form.get("action", "save"))
+    action = form.get("action") if isinstance(form.get("action"), str) else "save"
     sv = service.get(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
-    changes = parse(form, sv)
+    body, errors = validate(request, SettlementIn, _posted(form, sv))
+    if body is None:
+        return _page(request, session, user, cid, bid, wid, status_code=422, error=unplaced(errors))
+    changes = parse(form, body, sv)
     url = _url(cid, bid, wid)
     try:
         service.save(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid, changes=changes)
         if action.startswith(("roll:", "reroll:")):
             kind, _sep, model = action.partition(":")
-            model_id = int_field(model, -1)
+            roll, roll_errors = validate(request, RollIn, {"model_id": model})
+            if roll is None:
+                raise DomainError("not_found")
+            model_id = roll.model_id
             service.roll(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid, model_id=model_id, reroll=kind == "reroll")
             sv = service.get(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid)
             roll = sv.rolls[model_id][-1]
@@ -175,13 +204,10 @@ def ransoms(cid: PathId, request: Request, user: PageLogin, session: SessionDep)
 def decide(cid: PathId, rid: PathId, decision: str, request: Request, user: PageLogin, session: SessionDep, form: Form):
     try:
         if decision == "offer":
-            price = int_field(form.get("price"))
-            if price is None:
-                raise DomainError("field_not_integer")
-            if price < 0:
-                raise DomainError("field_too_small", min=0)
-            if price > MAX_AMOUNT:
-                raise DomainError("field_too_large", max=MAX_AMOUNT)
+            offer, offer_errors = validate(request, RansomOfferIn, blank_to_none(typed(form, "price")), {"price": N_("Price")})
+            if offer is None:
+                return _ransoms_page(request, session, user, cid, status_code=422, error=unplaced(offer_errors))
+            price = offer.price
             service.offer(session, actor=user, campaign_id=cid, ransom_id=rid, price=price)
             message = N_("The ransom is named: %(price)s gold.")
         elif decision in ("pay", "refuse"):

@@ -286,3 +286,20 @@ def test_settlement_twilight_and_ransom_pages_run_a_bounded_number_of_statements
             counts.setdefault(name, []).append(counter.count)
     for name, (small, large) in counts.items():
         assert small == large and small <= 20, (name, small, large)
+
+
+def test_r11_5_the_settlement_form_is_checked_by_the_apis_schema(client, make_client):
+    """Issue 11: the page's fields become SettlementIn, so out-of-range numbers, huge ids and
+    unknown results are refused on the page, and nothing is saved."""
+    rnd = play_round(client)
+    krusher, ax1, _ax2 = rnd.models[0]
+    b = _browser(make_client, "player0")
+    url = _page(rnd, 0)
+    before = client.get(rnd.url(0), headers=rnd.h(0)).json()
+    for data in ({f"took_{krusher}": "500"}, {f"xp_{krusher}": "-3"}, {"out": ["100000000000000000000"]},
+                 {"out": [str(ax1)], f"injury_{ax1}": "eaten"}):
+        r = post(b, url, {**data, "action": "save"}, token_from=url)
+        assert r.status_code == 422, (data, r.status_code)
+    assert client.get(rnd.url(0), headers=rnd.h(0)).json() == before
+    r = post(b, "/campaigns/%s/ransoms/1/offer" % rnd.cid, {"price": "-5"}, token_from=url)
+    assert r.status_code in (404, 422)
