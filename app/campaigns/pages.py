@@ -19,7 +19,7 @@ from app.core.images import store_image
 from app.core.templating import add_context_hook, add_globals, render, request_gettext
 from app.maps import service as maps
 from app.maps.pages import editor_context as place_editor
-from app.visibility import Viewer, require_gm
+from app.visibility import Viewer
 
 add_globals(PHASES=rules.PHASES, PHASE_NAMES=rules.PHASE_NAMES, STATUS_NAMES=rules.STATUS_NAMES,
             ADVICE_TEXTS=rules.ADVICE_TEXTS, MODULE_NAMES=terms.MODULE_NAMES)
@@ -89,8 +89,7 @@ def _wizard_page(request, session, viewer: Viewer, step: PathId, status_code=200
 
 @router.get("/campaigns/{cid}/setup/{step}")
 def wizard_step(cid: PathId, step: PathId, request: Request, user: PageLogin, session: SessionDep):
-    viewer = service.campaign_of(session, actor=user, campaign_id=cid)
-    require_gm(viewer)
+    viewer = service.gm_campaign(session, actor=user, campaign_id=cid)
     if step not in STEP_FIELDS:
         raise DomainError("wizard_step_invalid")
     return _wizard_page(request, session, viewer, step, form={}, errors={})
@@ -155,7 +154,7 @@ def _dashboard(request, session, user, cid: PathId, status_code: int = 200, erro
         status=campaign.status, phase=campaign.phase, is_gm=viewer.is_gm, setup_complete=campaign.setup_complete,
         wizard_step=campaign.wizard_step, players=len(players), flagged_places=len(flagged),
         has_hideout=bool(mine and mine.hideouts), all_have_hideouts=all(p.hideouts for p in players),
-        pathless=tuple(p.name for p in maps.places_without_paths(session, campaign, places)) if viewer.is_gm else (),
+        pathless=tuple(p.name for p in maps.places_without_paths(session, campaign, places)),  # advice shows it to the GM only
         is_player=viewer.player is not None,
     )
     panels = [found for found in (panel(session, viewer) for panel in DASHBOARD_PANELS) if found]
@@ -265,7 +264,7 @@ def _players_page(request, session, user, cid, status_code=200, **extra):
     return render(
         request, "campaigns/players.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
         players=service.players(session, cid), places={p.id: p for p in maps.places(session, cid)},
-        invitations=service.invitations(session, cid) if viewer.is_gm else [], tab="players", **extra,
+        invitations=service.invitations_seen_by(session, viewer), tab="players", **extra,
     )
 
 

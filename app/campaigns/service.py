@@ -323,6 +323,11 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     return list(by_id.values())
 
 
+def invitations_seen_by(session: Session, viewer: Viewer) -> list[tuple[str, str]]:
+    """Pending and answered invitations are the GM's to see (the players list shows players)."""
+    return invitations(session, viewer.campaign.id) if viewer.is_gm else []
+
+
 def invitations(session: Session, campaign_id: int) -> list[tuple[str, str]]:
     return list(
         session.exec(

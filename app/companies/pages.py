@@ -19,8 +19,7 @@ from app.companies.schemas import AssignIn, BuyItemIn, BuyModelIn, FactionIn, Re
 from app.core.forms import Form, blank_to_none, confirm_page, confirmed, refusal, see_other, typed, unplaced, validate
 from app.core.templating import render, request_gettext
 from app.gold import rules as gold_rules
-from app.visibility import require_gm
-from app.campaigns.service import campaign_of
+from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
 LABELS = {"faction": N_("Faction"), "model_id": N_("Give to"), "profile": N_("Model"), "item": N_("Item"),
@@ -218,8 +217,7 @@ def buy_item(cid: PathId, request: Request, user: PageLogin, session: SessionDep
 
 def _companies_page(request, session, user, cid, catalog, selected, status_code=200, **extra):
     """Every player's gold is on this page: the GM's eyes only, also when a form failed."""
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
-    require_gm(viewer)
+    viewer = gm_campaign(session, actor=user, campaign_id=cid)
     return render(request, "companies/companies.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   players=campaigns.players(session, cid, viewer), catalog=catalog, selected=selected, tab="company", **extra)
 

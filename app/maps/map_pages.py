@@ -16,7 +16,6 @@ from app.core.forms import Form, blank_to_none, refusal, see_other, typed, valid
 from app.core.templating import render
 from app.maps import service, view as drawing
 from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
-from app.visibility import require_gm
 from app.events.service import events_by_place
 from app.warbands import service as warbands
 from app.campaigns.service import campaign_of, gm_campaign
@@ -98,8 +97,7 @@ def new_place_sheet(cid: PathId, request: Request, user: PageLogin, session: Ses
                     mode: str | None = Query(None)):
     """The New place sheet; from the editor's Add place mode (`mode=add`) the saved place
     leads back to the map still in that mode, so the next tap adds another place."""
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
-    require_gm(viewer)
+    viewer = gm_campaign(session, actor=user, campaign_id=cid)
     template = "maps/_new_place.html" if request.headers.get("hx-request") else "maps/new_place.html"
     back = map_url(cid, of, mode="add" if mode == "add" else None)
     return render(request, template, viewer=viewer, campaign=viewer.campaign, of=of, x=round(x, 1), y=round(y, 1),

@@ -13,7 +13,6 @@ from app.core.forms import Form, blank_to_none, refusal, safe_next, typed, valid
 from app.core.templating import render
 from app.maps import service
 from app.maps.schemas import MapForm, PlaceIn, PlacePatch
-from app.visibility import require_gm
 from app.campaigns.service import campaign_of, gm_campaign
 
 router = APIRouter()
@@ -68,8 +67,7 @@ def places(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
 def edit_place_form(
     cid: PathId, pid: PathId, request: Request, user: PageLogin, session: SessionDep, next_url: str = Query("", alias="next")
 ):
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
-    require_gm(viewer)
+    viewer = gm_campaign(session, actor=user, campaign_id=cid)
     places_ = service.places(session, cid)
     place = next((p for p in places_ if p.id == pid), None)
     if place is None:

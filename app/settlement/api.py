@@ -98,8 +98,7 @@ def list_settlements(cid: PathId, user: ApiUser, session: SessionDep, round: int
     viewer, rows = service.round_settlements(session, actor=user, campaign_id=cid, round_=round)
     shown = viewer.campaign.round if round is None else round
     views = battles.battles_of(session, viewer.campaign, shown)
-    me = None if viewer.is_gm else (viewer.player.id if viewer.player else -1)
-    pending = service.pending(session, viewer.campaign, views, me)
+    pending = service.pending_seen_by(session, viewer, views)
     return SettlementListOut(round=shown, closed=[{"battle_id": s.battle_id, "warband_id": s.warband_id, "player_id": s.player_id,
                                                    "closed_at": s.closed_at.isoformat() if s.closed_at else None}
                                                   for s in rows if s.status == "closed"],

@@ -388,6 +388,12 @@ class Pending:
     status: str  # "none" (never saved) or "draft"
 
 
+def pending_seen_by(session: Session, viewer: Viewer, views: list[battles.BattleView]) -> list[Pending]:
+    """Who still has to settle: the GM sees everybody, a player only their own warbands."""
+    me = None if viewer.is_gm else (viewer.player.id if viewer.player else -1)
+    return pending(session, viewer.campaign, views, me)
+
+
 def pending(session: Session, campaign: Campaign, views: list[battles.BattleView], player_id: int | None = None) -> list[Pending]:
     """Every warband of these battles without a closed settlement (one statement)."""
     ids = [v.battle.id for v in views]

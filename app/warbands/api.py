@@ -6,12 +6,10 @@ from app.core.types import PathId, QueryRound
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
 from app.core.templating import request_gettext
-from app.visibility import visible_orders
 from app.warbands import service
 from app.warbands.models import Order
 from app.warbands.schemas import OrderIn, OrderOut, ProblemOut, WarbandIn, WarbandOut, WarbandPatch
 from app.core.errors import detail_messages
-from app.campaigns.service import campaign_of
 
 router = APIRouter(tags=["warbands"])
 
@@ -75,5 +73,4 @@ def cancel(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
 
 @router.get("/campaigns/{cid}/orders", response_model=list[OrderOut])
 def orders(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound()):
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
-    return [order_out(o) for o in visible_orders(session, viewer, viewer.campaign.round if round is None else round)]
+    return [order_out(o) for o in service.orders_seen(session, actor=user, campaign_id=cid, round_=round).orders]

@@ -15,7 +15,6 @@ from app.core.forms import Form, blank_to_none, refusal, see_other, typed, unpla
 from app.core.templating import render, request_gettext
 from app.events import service as events
 from app.maps import service as maps
-from app.visibility import orders_public, visible_orders
 from app.warbands import rules as warband_rules, service
 from app.warbands.models import Warband
 from app.warbands.schemas import SendForm, WarbandCheckForm, WarbandForm
@@ -199,13 +198,12 @@ def cancel(cid: PathId, wid: PathId, request: Request, user: PageLogin, session:
 
 @router.get("/campaigns/{cid}/orders")
 def orders(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
-    campaign = viewer.campaign
-    rows = visible_orders(session, viewer, campaign.round)
+    seen = service.orders_seen(session, actor=user, campaign_id=cid)
+    viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
     warbands_ = service.warbands_by_id(session, [o.warband_id for o in rows])
     nicknames = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(request, "warbands/orders.html", viewer=viewer, campaign=campaign, orders=rows, warbands=warbands_,
                   nicknames=nicknames, labels=maps.place_labels(maps.places(session, cid)), event_titles=event_titles,
-                  public=orders_public(campaign, campaign.round), not_sent=service.not_sent_yet(viewer, rows, nicknames),
+                  public=seen.public, not_sent=service.not_sent_yet(viewer, rows, nicknames),
                   tab="orders")

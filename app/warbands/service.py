@@ -20,7 +20,7 @@ from app.events.models import Event
 from app.gold import rules as gold_rules, service as gold
 from app.maps import rules as map_rules, service as maps
 from app.maps.models import Place
-from app.visibility import Viewer, require_writable, viewer_for
+from app.visibility import Viewer, orders_public, require_writable, viewer_for, visible_orders
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
 
@@ -349,6 +349,20 @@ def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) 
                     note=N_("Refund · %(warband)s"), params={"warband": warband.name})
     session.delete(order)
     return order
+
+
+@dataclass
+class OrdersSeen:
+    viewer: Viewer
+    orders: list[Order]
+    public: bool
+
+
+def orders_seen(session: Session, *, actor: User, campaign_id: int, round_: int | None = None) -> OrdersSeen:
+    """A round's orders as this actor may see them (R4.7, R11.2): `visibility.visible_orders`."""
+    viewer = viewer_for(session, actor, campaign_id)
+    shown = viewer.campaign.round if round_ is None else round_
+    return OrdersSeen(viewer, visible_orders(session, viewer, shown), orders_public(viewer.campaign, shown))
 
 
 def not_sent_yet(viewer: Viewer, orders: list[Order], nicknames: dict[int, str]) -> list[str]:
