@@ -139,6 +139,18 @@ def private_owner(viewer: Viewer, player_id: int | None) -> int:
     return player_id
 
 
+def acting_player(session: Session, user: User, campaign_id: int, *, lock_player: bool = False) -> Viewer:
+    """The campaign, locked, for a change a player makes to their own things while it is not
+    finished; with `lock_player`, that player's row too, so their changes queue (PostgreSQL)."""
+    viewer = viewer_for(session, user, campaign_id, lock=True)
+    require_writable(viewer)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    if lock_player:
+        session.exec(select(Player.id).where(Player.id == viewer.player.id).with_for_update()).one()
+    return viewer
+
+
 def gm_viewer(session: Session, user: User, campaign_id: int) -> Viewer:
     """The campaign, locked for a change that only its GM may make while it is not finished."""
     viewer = viewer_for(session, user, campaign_id, lock=True)

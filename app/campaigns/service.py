@@ -11,14 +11,14 @@ from app.accounts import rules as account_rules
 from app.accounts.models import User
 from app.campaigns import house_rules, rules
 from app.campaigns.models import Campaign, Invitation, Player
-from app.chronicle import service as chronicle
+from app.chronicle import service as chronicle, texts as chronicle_texts
 from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
 from app.maps.models import Hideout, Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 
-chronicle.add_labels(("from_phase", "to_phase"), rules.PHASE_NAMES)
+chronicle_texts.add_labels(("from_phase", "to_phase"), rules.PHASE_NAMES)
 
 SETTING_FIELDS = (
     "name", "story", "max_players", "starting_gold", "round_income", "gold_per_point",

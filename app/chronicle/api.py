@@ -8,6 +8,7 @@ from app.chronicle import service
 from app.core.templating import request_gettext
 from app.chronicle.schemas import ChronicleOut, ChroniclePage
 from app.campaigns.service import campaign_of
+from app.chronicle.texts import entry_text
 
 router = APIRouter(tags=["chronicle"])
 
@@ -22,7 +23,7 @@ def chronicle(
     gettext = request_gettext(request)
     return ChroniclePage(
         items=[
-            ChronicleOut(id=e.id, round=e.round, phase=e.phase, kind=e.kind, text=service.entry_text(e, gettext), created_at=e.created_at)
+            ChronicleOut(id=e.id, round=e.round, phase=e.phase, kind=e.kind, text=entry_text(e, gettext), created_at=e.created_at)
             for e in result.items
         ],
         page=result.page, pages=result.pages, total=result.total,

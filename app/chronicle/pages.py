@@ -7,6 +7,7 @@ from app.accounts.deps import PageLogin, SessionDep
 from app.chronicle import service
 from app.core.templating import render, request_gettext
 from app.campaigns.service import campaign_of
+from app.chronicle.texts import entry_text
 
 router = APIRouter()
 
@@ -16,7 +17,7 @@ def chronicle(cid: PathId, request: Request, user: PageLogin, session: SessionDe
     viewer = campaign_of(session, actor=user, campaign_id=cid)
     result = service.list_entries(session, campaign_id=cid, page=page, per_page=30)
     gettext = request_gettext(request)
-    entries = [(e, service.entry_text(e, gettext)) for e in result.items]
+    entries = [(e, entry_text(e, gettext)) for e in result.items]
     return render(
         request, "chronicle/chronicle.html", viewer=viewer, campaign=viewer.campaign,
         entries=entries, page=result, tab="chronicle",

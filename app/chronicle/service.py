@@ -1,42 +1,11 @@
 """The chronicle: a public, paginated log (R11.1). Only public facts are written here."""
 from __future__ import annotations
 
-
 from sqlmodel import Session, select
 
 from app.campaigns.models import Campaign
 from app.chronicle.models import ChronicleEntry
 from app.core.pagination import Page, paginate
-from app.core.errors import N_
-
-TEXTS = {
-    "campaign_created": N_("%(gm)s created the campaign."),
-    "player_joined": N_("%(nickname)s joined the campaign."),
-    "hideouts_opened": N_("The roster is closed; hideout selection begins."),
-    "hideout_claimed": N_("%(nickname)s set up a hideout at %(place)s."),
-    "campaign_started": N_("The campaign begins: round 1, Preparation."),
-    "phase_changed": N_("Round %(round)s: %(from_phase)s → %(to_phase)s."),
-    "round_ended": N_("Round %(round)s ended; round %(next)s begins with Preparation."),
-    "campaign_finished": N_("The campaign is finished."),
-    "event_added": N_("A new event at %(place)s: %(title)s."),
-    "event_ended": N_("The event %(title)s has ended."),
-    "battle_announced": N_("Battle at %(place)s: %(warbands)s."),
-    "battle_announced_event": N_("Battle at %(place)s (%(title)s): %(warbands)s."),
-    "battle_won": N_("At %(place)s: victory for %(winners)s."),
-    "battle_drawn": N_("At %(place)s: a draw."),
-    "place_taken": N_("%(player)s takes %(place)s and sets up a hideout there."),
-    "place_taken_from": N_("%(player)s takes %(place)s from %(previous)s and sets up a hideout there."),
-    "round_no_captures": N_("Round %(round)s: no place changed hands."),
-}
-# Parameters stored as keys (a phase, say) and the names to translate them with; the domain
-# that owns the names registers them, so that the chronicle imports none of its writers.
-LABELS: dict[str, dict[str, str]] = {}
-
-
-def add_labels(params: tuple[str, ...], names: dict[str, str]) -> None:
-    for param in params:
-        LABELS[param] = names
-
 
 def record(session: Session, campaign: Campaign, kind: str, **params) -> ChronicleEntry:
     entry = ChronicleEntry(
@@ -44,32 +13,6 @@ def record(session: Session, campaign: Campaign, kind: str, **params) -> Chronic
     )
     session.add(entry)
     return entry
-
-
-def entry_text(entry: ChronicleEntry, gettext) -> str:
-    params = dict(entry.params)
-    for key, names in LABELS.items():
-        if isinstance(params.get(key), str) and params[key] in names:
-            params[key] = gettext(names[params[key]])
-    template = gettext(TEXTS.get(entry.kind, entry.kind))
-    try:
-        text = template % params
-    except (KeyError, TypeError, ValueError):
-        text = template
-    if isinstance(params.get("rosters"), list):
-        text = " ".join([text, *(_roster_text(r, gettext) for r in params["rosters"] if isinstance(r, dict))])
-    return text
-
-
-def _roster_text(roster: dict, gettext) -> str:
-    """R6.5, R11.1: an announced battle's public rosters, mercenaries included."""
-    models = []
-    for m in roster.get("models", []):
-        label = gettext("mercenary, %(points)s pts") if m.get("mercenary") else gettext("%(points)s pts")
-        models.append(f"{m.get('name', '')} ({label % {'points': m.get('points', 0)}})")
-    head = gettext("%(name)s, %(points)s pts") % {"name": roster.get("name", ""), "points": roster.get("points", 0)}
-    return f"{head}: {', '.join(models)}."
-
 
 
 def list_entries(session: Session, *, campaign_id: int, page: int = 1, per_page: int = 50) -> Page:

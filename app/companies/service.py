@@ -16,7 +16,7 @@ from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError, Msg
 from app.gold import rules as gold_rules, service as gold
-from app.visibility import Viewer, campaign_row, gm_viewer, private_owner, require_writable, viewer_for
+from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, private_owner, viewer_for
 
 
 @dataclass(frozen=True)
@@ -51,12 +51,9 @@ class CompanyView:
         return [i for i in self.items if i.model_id == model_id]
 
 
-def _player_viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_writable(viewer)
-    if viewer.player is None:
-        raise DomainError("not_a_player")
-    return viewer
+def company_of(session: Session, player_id: int) -> Company | None:
+    """A player's company as it is (no lock, never created): for readers such as warbands."""
+    return session.exec(select(Company).where(Company.player_id == player_id)).first()
 
 
 def _company(session: Session, campaign: Campaign, player: Player) -> Company:
@@ -82,7 +79,7 @@ def view(session: Session, *, actor: User, campaign_id: int, player_id: int | No
     viewer = viewer_for(session, actor, campaign_id)
     pid = private_owner(viewer, player_id)
     player = campaign_row(session, Player, pid, campaign_id)
-    company = session.exec(select(Company).where(Company.player_id == pid)).first()
+    company = company_of(session, pid)
     if company is None:
         return viewer, CompanyView(player, None)
     return viewer, CompanyView(player, company, _models(session, company.id), _items(session, company.id))
@@ -90,7 +87,7 @@ def view(session: Session, *, actor: User, campaign_id: int, player_id: int | No
 
 def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: str, catalog: Catalog) -> Company:
     """R3.6: before confirmation, a new faction empties the company and refunds all it cost."""
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     rules.check_shop(viewer.campaign.status, viewer.campaign.phase)
     if faction not in catalog.factions:
         raise DomainError("faction_unknown", faction=faction)
@@ -143,7 +140,7 @@ def _faction_profile(catalog: Catalog, company: Company, key: str):
 
 
 def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: str, catalog: Catalog) -> Purchase:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     profile = _faction_profile(catalog, company, profile_key)
     price = gold_rules.price(profile.points, viewer.campaign.gold_per_point)
@@ -161,7 +158,7 @@ def _own_row(session: Session, cls, row_id: int, company: Company):
 
 def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int) -> Sale:
     """R3.4 refund; R3.9 the model's items go back to the stash."""
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     model = _own_row(session, CompanyModel, model_id, company)
     _not_sent(session, viewer, [model.id], {model.id: model.name})
@@ -215,7 +212,7 @@ def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel 
 
 
 def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, catalog: Catalog) -> Purchase:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     data = catalog.items.get(item_key)
     if data is None:
@@ -236,7 +233,7 @@ def _new_item(session: Session, company: Company, data, price: int, reward: bool
 
 
 def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) -> Sale:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _ready_company(session, viewer)
     item = _own_row(session, CompanyItem, item_id, company)
     if item.model_id is not None:
@@ -246,7 +243,7 @@ def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) 
 
 def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int, model_id: int | None) -> CompanyItem:
     """R3.9: items move between models and the stash; V8 limits are checked on arrival."""
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _company(session, viewer.campaign, viewer.player)
     item = _own_row(session, CompanyItem, item_id, company)
     moving = [mid for mid in (item.model_id, model_id) if mid is not None]
@@ -267,7 +264,7 @@ def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int
 
 
 def confirm(session: Session, *, actor: User, campaign_id: int) -> Company:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id)
     company = _company(session, viewer.campaign, viewer.player)
     rules.check_confirm(company.confirmed, [m.types for m in _models(session, company.id)])
     company.confirmed, company.confirmed_at = True, utcnow()

@@ -7,13 +7,14 @@ from app.core.types import PathId, QueryId
 from app.gold import service
 from app.gold.schemas import AdjustmentIn, LedgerEntryOut, LedgerPageOut
 from app.core.templating import request_gettext
+from app.gold.notes import note_text
 
 router = APIRouter(tags=["gold"])
 
 
 def _entry(e, gettext) -> LedgerEntryOut:
     return LedgerEntryOut(id=e.id, amount=e.amount, kind=e.kind, round=e.round, balance_after=e.balance_after,
-                          note=service.note_text(e, gettext), created_at=e.created_at)
+                          note=note_text(e, gettext), created_at=e.created_at)
 
 
 @router.get("/campaigns/{cid}/ledger", response_model=LedgerPageOut)

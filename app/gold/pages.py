@@ -15,6 +15,7 @@ from app.core.validation import named_code
 from app.gold import rules as gold_rules, service as gold
 from app.gold.schemas import AdjustmentIn
 from app.campaigns.service import campaign_of, gm_campaign
+from app.gold.notes import note_text
 
 router = APIRouter()
 LABELS = {"amount": N_("Amount"), "reason": N_("Reason"), "player_id": N_("Player")}
@@ -26,7 +27,7 @@ def _ledger_page(request, session, user, cid, player_id, page=1, status_code=200
     nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == result.player_id), "")
     return render(request, "gold/ledger.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   ledger=result, nickname=nickname, kinds=gold_rules.KINDS, tab="company",
-                  note_text=lambda e: gold.note_text(e, request_gettext(request)), **extra)
+                  note_text=lambda e: note_text(e, request_gettext(request)), **extra)
 
 
 @router.get("/campaigns/{cid}/ledger")

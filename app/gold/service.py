@@ -103,14 +103,6 @@ def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | 
     return LedgerPage(pid, player.gold, found.items, found.page, found.pages, found.total)
 
 
-def note_text(entry: LedgerEntry, gettext) -> str:
-    """A ledger note in the reader's language (R3.8, R11.3)."""
-    if not entry.params:
-        return entry.note
-    try:
-        return gettext(entry.note) % entry.params
-    except (KeyError, TypeError, ValueError):
-        return entry.note
 
 
 def balance_matches_ledger(session: Session, player_id: int) -> bool:

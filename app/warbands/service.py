@@ -8,7 +8,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns import house_rules
-from app.campaigns.models import Campaign, Player
+from app.campaigns.models import Campaign
 from app.catalog.catalog import Catalog
 from app.catalog.names import ALIGNMENT_NAMES, MODEL_STATUS_NAMES, SLOT_NAMES
 from app.companies.models import Company, CompanyItem, CompanyModel
@@ -20,7 +20,7 @@ from app.events.models import Event
 from app.gold import rules as gold_rules, service as gold
 from app.maps import rules as map_rules, service as maps
 from app.maps.models import Place
-from app.visibility import Viewer, orders_public, require_writable, viewer_for, visible_orders
+from app.visibility import Viewer, acting_player, orders_public, require_writable, viewer_for, visible_orders
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
 
@@ -33,20 +33,6 @@ class WarbandView:
     points: int
     problems: list[rules.Problem] = field(default_factory=list)
     order: Order | None = None
-
-
-def _player_viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_writable(viewer)
-    if viewer.player is None:
-        raise DomainError("not_a_player")
-    # One player's warband and order changes queue behind each other (PostgreSQL row lock).
-    session.exec(select(Player.id).where(Player.id == viewer.player.id).with_for_update()).one()
-    return viewer
-
-
-def _company(session: Session, player_id: int) -> Company | None:
-    return session.exec(select(Company).where(Company.player_id == player_id)).first()
 
 
 def members_of(session: Session, model_ids: list[int]) -> dict[int, rules.Member]:
@@ -133,7 +119,7 @@ def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: C
     links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(ids))).all() if ids else []
     members = members_of(session, [link.model_id for link in links])
     orders = {o.warband_id: o for o in current_orders(session, campaign, viewer.player.id)}
-    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
     limit = warband_limit(session, campaign, viewer.player.id)
     views = []
     for w in warbands:
@@ -146,7 +132,7 @@ def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: C
 
 def _resolve(session: Session, viewer: Viewer, model_ids: list[int], mercenary_key: str | None, catalog: Catalog,
              warband_id: int | None) -> tuple[list[rules.Member], rules.Mercenary | None]:
-    company = _company(session, viewer.player.id)
+    company = companies.company_of(session, viewer.player.id)
     if len(set(model_ids)) != len(model_ids):
         raise DomainError("warband_model_unknown", model_id=model_ids[0])
     owned = {m.id for m in session.exec(select(CompanyModel).where(CompanyModel.company_id == (company.id if company else -1))).all()}
@@ -171,7 +157,7 @@ def _resolve(session: Session, viewer: Viewer, model_ids: list[int], mercenary_k
 
 
 def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalog) -> None:
-    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
     _total, found = evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
     if found:
         raise DomainError("warband_invalid", details=problem_details(found))
@@ -199,13 +185,13 @@ def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[
     if viewer.player is None:
         raise DomainError("not_a_player")
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, warband_id)
-    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
     return evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
 
 
 def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
                    mercenary_key: str | None, catalog: Catalog) -> Warband:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, None)
     _check(session, viewer, members, mercenary, catalog)
@@ -230,7 +216,7 @@ def _order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | 
 def update_warband(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
                    name: str | None = None, model_ids: list[int] | None = None, mercenary_key: str | None | bool = False) -> Warband:
     """Change name, models or mercenary (`mercenary_key=False` keeps the mercenary)."""
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
     warband = _own_warband(session, viewer, warband_id)
     if _order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
@@ -248,7 +234,7 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
 
 
 def disband(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> None:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
     warband = _own_warband(session, viewer, warband_id)
     if _order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
@@ -271,7 +257,7 @@ def destinations(session: Session, campaign: Campaign, player_id: int) -> set[in
 
 def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
          event_id: int | None = None, place_id: int | None = None) -> Order:
-    viewer = _player_viewer(session, actor, campaign_id)
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
     campaign = viewer.campaign
     warband = _own_warband(session, viewer, warband_id)
     if campaign.status != "running" or campaign.phase != "orders":
@@ -309,7 +295,7 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
     for member in rules.unavailable(members):
         raise DomainError("order_model_unavailable", model=member.name, status=Msg(MODEL_STATUS_NAMES[member.status]))
     mercenary = _mercenary_of(warband)
-    alignment = faction_alignment(catalog, _company(session, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
     base = warband_limit(session, campaign, viewer.player.id)
     limit = rules.effective_limit(base, event.points_limit if event else None)
     total, found = evaluate(members, mercenary, alignment, limit)

@@ -3,7 +3,7 @@ import re
 
 from babel.messages.pofile import read_po
 
-from app.chronicle.service import TEXTS
+from app.chronicle.texts import TEXTS
 from app.core.errors import ERRORS
 from app.core.i18n import TRANSLATIONS_DIR, choose_locale, parse_accept_language, translations
 
