@@ -63,10 +63,13 @@ def _posted(form, sv: service.SettlementView) -> dict:
         value = form.get(name)
         return value if isinstance(value, str) and value.strip() else None
 
+    rolled = {m: r[-1]["result"] for m, r in sv.rolls.items() if r}
     injuries = []
     for m in members:
-        if text(f"injury_{m}"):
-            entry = {"model_id": m, "result": text(f"injury_{m}")}
+        # A rolled result has no select on the page, but its text or captor still comes from it.
+        result = rolled.get(m) or text(f"injury_{m}")
+        if result:
+            entry = {"model_id": m, "result": result}
             entry.update({k: v for k, v in (("text", text(f"text_{m}")), ("captor_player_id", text(f"captor_{m}"))) if v})
             entry["items_lost"] = form.get(f"itemslost_{m}") == "on"
             injuries.append(entry)
