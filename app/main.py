@@ -140,8 +140,9 @@ async def _http_error(request: Request, exc: StarletteHTTPException):
     response = _error_json(request, status, code) if _is_api(request) else _error_page(request, status, code)
     for name, value in (exc.headers or {}).items():
         response.headers[name] = value
-    if exc.status_code == 405 and _allowed_methods(request):
-        response.headers["Allow"] = _allowed_methods(request)
+    allowed = _allowed_methods(request) if exc.status_code == 405 else None
+    if allowed:
+        response.headers["Allow"] = allowed
     return response
 
 

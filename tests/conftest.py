@@ -86,8 +86,9 @@ def make_client(app):
     """Several independent browsers/integrators in one test."""
     clients = []
 
-    def factory():
-        c = TestClient(app, base_url="http://testserver")
+    def factory(address: str | None = None):
+        """`address`: the client's IP, for tests of what is counted per address."""
+        c = TestClient(app, base_url="http://testserver", **({"client": (address, 40000)} if address else {}))
         c.__enter__()
         clients.append(c)
         return c

@@ -15,6 +15,7 @@ from app.campaigns.models import Campaign
 from app.core import flash
 from app.core.errors import N_, DomainError, Msg
 from app.core.forms import Form, confirm_page, confirmed, field_refusal, refusal, typed, unplaced, validate
+from app.core.i18n import translations
 from app.core.images import store_image
 from app.core.templating import add_context_hook, add_globals, render, request_gettext
 from app.maps import service as maps
@@ -83,7 +84,9 @@ def _wizard_page(request, session, viewer: Viewer, step: PathId, status_code=200
     ctx = wizard_context(viewer.campaign, step)
     if step == 3:
         ctx.update(place_editor(session, viewer.campaign.id))
-        ctx["pathless"] = [p.name for p in maps.places_without_paths(session, viewer.campaign, ctx["places"])]
+        ctx["pathless"] = [p.name for p in maps.places_without_paths(session, viewer, ctx["places"])]
+    if step == 6:
+        ctx["term_names"] = terms.term_names(translations(getattr(request.state, "locale", "en")))
     return render(request, "campaigns/wizard.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, **ctx, **extra)
 
 
@@ -154,7 +157,7 @@ def _dashboard(request, session, user, cid: PathId, status_code: int = 200, erro
         status=campaign.status, phase=campaign.phase, is_gm=viewer.is_gm, setup_complete=campaign.setup_complete,
         wizard_step=campaign.wizard_step, players=len(players), flagged_places=len(flagged),
         has_hideout=bool(mine and mine.hideouts), all_have_hideouts=all(p.hideouts for p in players),
-        pathless=tuple(p.name for p in maps.places_without_paths(session, campaign, places)),  # advice shows it to the GM only
+        pathless=tuple(p.name for p in maps.places_without_paths(session, viewer, places)),
         is_player=viewer.player is not None,
     )
     panels = [found for found in (panel(session, viewer) for panel in DASHBOARD_PANELS) if found]

@@ -63,9 +63,12 @@ def template_words(context: dict) -> dict:
     """Template hook: pages of a campaign get its words as `words`."""
     campaign = context.get("campaign")
     guild = getattr(campaign, "guild", None) or {}
-    translations = context["translations"]
-    return {"words": words(guild.get("term") if isinstance(guild, dict) else None, translations),
-            "term_names": {term: words(term, translations)["Guild"] for term in GUILD_TERMS}}
+    return {"words": words(guild.get("term") if isinstance(guild, dict) else None, context["translations"])}
+
+
+def term_names(translations) -> dict[str, str]:
+    """The wizard's choice of guild word, each named in the reader's language."""
+    return {term: words(term, translations)["Guild"] for term in GUILD_TERMS}
 
 
 def NP_(context: str, message: str) -> str:

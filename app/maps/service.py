@@ -242,10 +242,11 @@ def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int
     session.delete(_path(session, campaign_id, path_id))
 
 
-def places_without_paths(session: Session, campaign, places_: list[Place]) -> list[Place]:
+def places_without_paths(session: Session, viewer: Viewer, places_: list[Place]) -> list[Place]:
     """With the paths module on: hideout places (⚑) and players' places that join no path,
-    so that the GM is warned before nobody can reach an event (R9.7)."""
-    if not campaign.modules.get(PATHS_MODULE):
+    so that the GM (only the GM) is warned before nobody can reach an event (R9.7)."""
+    campaign = viewer.campaign
+    if not viewer.is_gm or not campaign.modules.get(PATHS_MODULE):
         return []
     candidates = [p for p in places_ if p.hideout_slot or p.owner_player_id is not None]
     if not candidates:

@@ -8,7 +8,6 @@ from datetime import UTC, datetime, timedelta
 
 import pytest
 from sqlmodel import Session, func, select
-from starlette.testclient import TestClient
 
 from app.accounts import service
 from app.accounts.models import LoginFailure
@@ -34,21 +33,6 @@ def clock(monkeypatch):
     return c
 
 
-@pytest.fixture
-def from_address(app):
-    clients = []
-
-    def factory(address: str) -> TestClient:
-        c = TestClient(app, base_url="http://testserver", client=(address, 40000))
-        c.__enter__()
-        clients.append(c)
-        return c
-
-    yield factory
-    for c in clients:
-        c.__exit__(None, None, None)
-
-
 def attempt(client, nickname: str, password: str, **headers):
     return client.post("/api/v1/auth/tokens", json={"nickname": nickname, "password": password}, headers=headers)
 
@@ -58,9 +42,9 @@ def failures(engine) -> int:
         return s.exec(select(func.count()).select_from(LoginFailure)).one()
 
 
-def test_r11_5_the_owner_elsewhere_is_not_locked_out_by_an_attackers_failures(client, from_address):
+def test_r11_5_the_owner_elsewhere_is_not_locked_out_by_an_attackers_failures(client, make_client):
     register(client, "anna")
-    attacker, owner = from_address(ATTACKER), from_address(OWNER_HOME)
+    attacker, owner = make_client(ATTACKER), make_client(OWNER_HOME)
     codes = [error_code(attempt(attacker, "anna", WRONG)) for _ in range(12)]
     assert codes[:5] == ["login_failed"] * 5 and set(codes[5:]) == {"login_throttled"}
     r = attempt(owner, "anna", PASSWORD)
@@ -69,8 +53,8 @@ def test_r11_5_the_owner_elsewhere_is_not_locked_out_by_an_attackers_failures(cl
     assert attempt(attacker, "anna", PASSWORD).status_code == 429
 
 
-def test_r11_5_a_club_behind_one_router_is_not_blocked(client, from_address, engine):
-    club = from_address(CLUB)
+def test_r11_5_a_club_behind_one_router_is_not_blocked(client, make_client, engine):
+    club = make_client(CLUB)
     members = [f"member{i}" for i in range(30)]
     for nickname in members:
         register(client, nickname)
@@ -84,19 +68,19 @@ def test_r11_5_a_club_behind_one_router_is_not_blocked(client, from_address, eng
     assert failures(engine) == 0  # each success forgives that member's failures
 
 
-def test_r11_5_one_address_trying_many_nicknames_is_slowed_down_after_a_high_limit(client, from_address, settings):
+def test_r11_5_one_address_trying_many_nicknames_is_slowed_down_after_a_high_limit(client, make_client, settings):
     register(client, "anna")
-    sprayer = from_address(ATTACKER)
+    sprayer = make_client(ATTACKER)
     for i in range(settings.login_max_failures_per_address):
         assert attempt(sprayer, f"guess{i}", WRONG).status_code == 401
     r = attempt(sprayer, "anna", PASSWORD)
     assert r.status_code == 429 and error_code(r) == "login_throttled"
-    assert attempt(from_address(OWNER_HOME), "anna", PASSWORD).status_code == 201
+    assert attempt(make_client(OWNER_HOME), "anna", PASSWORD).status_code == 201
 
 
-def test_r11_5_repeated_failures_wait_longer_each_time_up_to_the_cap(client, from_address, clock):
+def test_r11_5_repeated_failures_wait_longer_each_time_up_to_the_cap(client, make_client, clock):
     register(client, "anna")
-    guesser = from_address(ATTACKER)
+    guesser = make_client(ATTACKER)
     for _ in range(5):
         assert attempt(guesser, "anna", WRONG).status_code == 401
     waits = []
@@ -113,9 +97,9 @@ def test_r11_5_repeated_failures_wait_longer_each_time_up_to_the_cap(client, fro
     assert r.json()["error"]["message"] == "Too many failed logins. Try again in 15 minutes."
 
 
-def test_r11_5_a_right_password_is_refused_while_waiting_and_says_so(client, from_address, clock, engine):
+def test_r11_5_a_right_password_is_refused_while_waiting_and_says_so(client, make_client, clock, engine):
     register(client, "anna")
-    browser = from_address(ATTACKER)
+    browser = make_client(ATTACKER)
     for _ in range(5):
         assert attempt(browser, "anna", WRONG).status_code == 401
     r = attempt(browser, "anna", PASSWORD)
@@ -132,16 +116,16 @@ def test_r11_5_a_right_password_is_refused_while_waiting_and_says_so(client, fro
     assert failures(engine) == 0
 
 
-def test_r11_2_r11_5_an_unknown_nickname_is_throttled_like_a_real_one(client, from_address):
+def test_r11_2_r11_5_an_unknown_nickname_is_throttled_like_a_real_one(client, make_client):
     register(client, "anna")
-    guesser = from_address(ATTACKER)
+    guesser = make_client(ATTACKER)
     for nickname in ("anna", "nobody"):
         replies = [attempt(guesser, nickname, WRONG) for _ in range(6)]
         assert [r.status_code for r in replies] == [401] * 5 + [429]
         assert replies[-1].json()["error"]["message"] == "Too many failed logins. Try again in 30 seconds."
 
 
-def test_r11_5_failure_rows_older_than_the_window_are_pruned(client, from_address, engine, settings):
+def test_r11_5_failure_rows_older_than_the_window_are_pruned(client, make_client, engine, settings):
     register(client, "anna")
     old = datetime.now(UTC) - timedelta(minutes=settings.login_window_minutes + 1)
     with Session(engine) as s:
@@ -149,10 +133,10 @@ def test_r11_5_failure_rows_older_than_the_window_are_pruned(client, from_addres
             s.add(LoginFailure(nickname_key="anna", address=f"10.0.0.{i}", at=old))
         s.add(LoginFailure(nickname_key="anna", address="10.0.1.1", at=datetime.now(UTC)))
         s.commit()
-    assert attempt(from_address(OWNER_HOME), "anna", WRONG).status_code == 401
+    assert attempt(make_client(OWNER_HOME), "anna", WRONG).status_code == 401
     assert failures(engine) == 2  # the recent one and the new one
     with Session(engine) as s:
         s.add(LoginFailure(nickname_key="anna", address="10.0.0.1", at=old))
         s.commit()
-    assert attempt(from_address(OWNER_HOME), "anna", PASSWORD).status_code == 201  # a success prunes too
+    assert attempt(make_client(OWNER_HOME), "anna", PASSWORD).status_code == 201  # a success prunes too
     assert failures(engine) == 1
