@@ -303,3 +303,18 @@ def test_r11_5_the_settlement_form_is_checked_by_the_apis_schema(client, make_cl
     assert client.get(rnd.url(0), headers=rnd.h(0)).json() == before
     r = post(b, "/campaigns/%s/ransoms/1/offer" % rnd.cid, {"price": "-5"}, token_from=url)
     assert r.status_code in (404, 422)
+
+
+def test_v12_a_rolled_permanent_injury_keeps_its_text_from_the_page(client, make_client):
+    """The die decides the result, the page still gives its text (V12): every face is a
+    permanent injury here, so the roll is the same every run."""
+    rnd = play_round(client, settlement_rules={"casualty_table": [{"result": "permanent"}] * 10})
+    _krusher, ax1, _ax2 = rnd.models[0]
+    b = _browser(make_client, "player0")
+    url = _page(rnd, 0)
+    prg(b, url, {"out": [str(ax1)], "action": f"roll:{ax1}"}, says="Ax: ", token_from=url)
+    prg(b, url, {"out": [str(ax1)], f"text_{ax1}": "Bad knee", "action": "close", "confirm": "1"},
+        says="The settlement is closed.", token_from=url)
+    closed = client.get(rnd.url(0), headers=rnd.h(0)).json()
+    assert closed["status"] == "closed"
+    assert [(i["result"], i.get("text")) for i in closed["steps"]["injuries"]] == [("permanent", "Bad knee")]
