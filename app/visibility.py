@@ -7,12 +7,14 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import or_
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
 from app.core.errors import DomainError
+from app.gold.models import LedgerEntry
 from app.settlement.models import Ransom, Settlement
 from app.warbands.models import Order
 
@@ -165,3 +167,39 @@ def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
     if row is None or row.campaign_id != campaign_id:
         raise DomainError("not_found")
     return row
+
+
+def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = None):
+    """R8.8: a mission alliance is seen by its members and invitees until its round's Battles
+    — not by the GM, not by other players — and by every member of the campaign from then on
+    (the live ones: not one its initiator ended, not one nobody joined)."""
+    campaign = viewer.campaign
+    query = select(Alliance).where(Alliance.campaign_id == campaign.id)
+    if round_ is not None:
+        query = query.where(Alliance.round == round_)
+    rows = list(session.exec(query.order_by(Alliance.id.desc())).all())
+    me = viewer.player.id if viewer.player else None
+    mine = set()
+    if me is not None and rows:
+        mine = set(session.exec(select(AllianceMember.alliance_id).where(
+            AllianceMember.campaign_id == campaign.id, AllianceMember.player_id == me,
+            AllianceMember.status.in_(("invited", "member")))).all())
+    public = {a.id for a in rows if orders_public(campaign, a.round) and a.status != "ended"}
+    if public:
+        joined = set(session.exec(select(AllianceMember.alliance_id).where(
+            AllianceMember.alliance_id.in_(public), AllianceMember.status == "member")
+            .group_by(AllianceMember.alliance_id).having(func.count() >= 2)).all())
+        public &= joined
+    return [a for a in rows if a.id in mine or a.id in public]
+
+
+def secret_ledger_filter(viewer: Viewer, player_id: int):
+    """A player's ledger as seen by somebody else (the GM, R11.2): a mission-alliance fee of a
+    round whose Battles have not begun would give the alliance away (R8.8), so it is left out
+    until then. Returns a condition for the ledger query, or None."""
+    if viewer.player is not None and viewer.player.id == player_id:
+        return None
+    campaign = viewer.campaign
+    if orders_public(campaign, campaign.round):
+        return None
+    return ~((LedgerEntry.kind == "alliance_fee") & (LedgerEntry.round == campaign.round))

@@ -29,6 +29,8 @@ BEACON = "light-the-beacon"
 # Participants report, confirm and dispute in Battles; the GM resolves or corrects in Battles
 # and Settlement; from Twilight on results are closed (R6.8, R7.2).
 PLAYER_RESULT_PHASES = ("battles",)
+# A battle's result is final once confirmed by the others or resolved by the GM.
+DECIDED_RESULTS = ("confirmed", "resolved")
 GM_RESULT_PHASES = ("battles", "settlement")
 
 

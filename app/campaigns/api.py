@@ -22,7 +22,8 @@ router = APIRouter(tags=["campaigns"])
 
 def _players(session, campaign_id: int, viewer=None) -> list[PlayerOut]:
     return [
-        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at, gold=p.gold)
+        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at, gold=p.gold,
+                  guild_id=p.guild_id)
         for p in service.players(session, campaign_id, viewer)
     ]
 

@@ -285,6 +285,7 @@ class PlayerRow:
     gold: int | None = None
     hideouts: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
+    guild_id: int | None = None
 
 
 def campaign_of(session: Session, *, actor: User, campaign_id: int, invitee_ok: bool = False) -> Viewer:
@@ -298,6 +299,16 @@ def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
     viewer = viewer_for(session, actor, campaign_id)
     require_gm(viewer)
     return viewer
+
+
+# The guilds domain tells which guild each player is in (R8.1) without campaigns importing it:
+# (session, campaign id) -> {player id: guild id}.
+PLAYER_GUILDS: list = []
+
+
+def add_player_guilds(source) -> None:
+    if source not in PLAYER_GUILDS:
+        PLAYER_GUILDS.append(source)
 
 
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
@@ -320,6 +331,10 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     ).all():
         if pid in by_id:
             by_id[pid].places.append(place_id)
+    for source in PLAYER_GUILDS:
+        for pid, guild_id in source(session, campaign_id).items():
+            if pid in by_id:
+                by_id[pid].guild_id = guild_id
     return list(by_id.values())
 
 

@@ -59,6 +59,54 @@ def campaign_text(message: str, term: str | None, translations) -> str:
     return translations.gettext(message) % words(term, translations)
 
 
+def _translations_of(gettext):
+    """The catalog behind a bound `gettext` (the genitive forms need its `pgettext`)."""
+    from gettext import NullTranslations
+
+    return getattr(gettext, "__self__", None) or NullTranslations()
+
+
+def term_of(campaign) -> str:
+    guild = getattr(campaign, "guild", None) or {}
+    return guild.get("term", "guild") if isinstance(guild, dict) else "guild"
+
+
+def campaign_words(campaign, gettext) -> dict[str, str]:
+    """This campaign's words in the language of `gettext` (a bound catalog method)."""
+    return words(term_of(campaign), _translations_of(gettext))
+
+
+class Word:
+    """A refusal's parameter that is the campaign's guild or mission-alliance word in one
+    form, said in the reader's language when the message is (core.errors.message_for)."""
+
+    def __init__(self, term: str, form: str):
+        self.term, self.form = term, form
+
+    def text(self, gettext) -> str:
+        return words(self.term, _translations_of(gettext))[self.form]
+
+    def __str__(self) -> str:
+        return self.text(lambda m: m)
+
+
+class ModuleName(Word):
+    """A module's name (R9.6 refusals) in the campaign's words."""
+
+    def text(self, gettext) -> str:
+        translations = _translations_of(gettext)
+        return translations.gettext(MODULE_NAMES[self.form]) % words(self.term, translations)
+
+
+FORMS = tuple(f"{p}{s}" for base in ("guild", "alliance") for p in (base, base.capitalize()) for s in ("", "_of", "s", "s_of"))
+
+
+def word_params(campaign) -> dict[str, Word]:
+    """Every form of the campaign's words, for a refusal whose message names them."""
+    term = term_of(campaign)
+    return {form: Word(term, form) for form in FORMS}
+
+
 def template_words(context: dict) -> dict:
     """Template hook: pages of a campaign get its words as `words`."""
     campaign = context.get("campaign")

@@ -8,6 +8,7 @@ from app.chronicle import service
 from app.core.templating import render, request_gettext
 from app.campaigns.service import campaign_of
 from app.chronicle.texts import entry_text
+from app.campaigns.terms import campaign_words
 
 router = APIRouter()
 
@@ -17,7 +18,8 @@ def chronicle(cid: PathId, request: Request, user: PageLogin, session: SessionDe
     viewer = campaign_of(session, actor=user, campaign_id=cid)
     result = service.list_entries(session, campaign_id=cid, page=page, per_page=30)
     gettext = request_gettext(request)
-    entries = [(e, entry_text(e, gettext)) for e in result.items]
+    words = campaign_words(viewer.campaign, gettext)
+    entries = [(e, entry_text(e, gettext, words)) for e in result.items]
     return render(
         request, "chronicle/chronicle.html", viewer=viewer, campaign=viewer.campaign,
         entries=entries, page=result, tab="chronicle",

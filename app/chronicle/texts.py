@@ -23,6 +23,13 @@ TEXTS = {
     "place_taken": N_("%(player)s takes %(place)s and sets up a hideout there."),
     "place_taken_from": N_("%(player)s takes %(place)s from %(previous)s and sets up a hideout there."),
     "round_no_captures": N_("Round %(round)s: no place changed hands."),
+    # R8.6, R8.8: the campaign's guild and mission-alliance words fill %(guild)s and its forms.
+    "guild_founded": N_("%(player)s founded the %(guild)s %(name)s."),
+    "guild_joined": N_("%(player)s joined the %(guild)s %(name)s."),
+    "guild_upgraded": N_("The %(guild)s %(name)s rose to level %(level)s."),
+    "guild_left": N_("%(player)s left the %(guild)s %(name)s."),
+    "guild_dissolved": N_("%(player)s dissolved the %(guild)s %(name)s."),
+    "alliance_revealed": N_("A %(alliance)s for %(title)s: %(initiator)s with %(allies)s."),
 }
 # Parameters stored as keys (a phase, say) and the names to translate them with; the domain
 # that owns the names registers them, so that the chronicle imports none of its writers.
@@ -34,8 +41,9 @@ def add_labels(params: tuple[str, ...], names: dict[str, str]) -> None:
         LABELS[param] = names
 
 
-def entry_text(entry: ChronicleEntry, gettext) -> str:
-    params = dict(entry.params)
+def entry_text(entry: ChronicleEntry, gettext, words: dict | None = None) -> str:
+    """`words`: the campaign's guild and mission-alliance words in the reader's language (R8.2)."""
+    params = {**(words or {}), **entry.params}
     for key, names in LABELS.items():
         if isinstance(params.get(key), str) and params[key] in names:
             params[key] = gettext(names[params[key]])

@@ -142,6 +142,32 @@ ERRORS: dict[str, tuple[int, str]] = {
     "battle_decided": (409, N_("The result is decided; the game master can still correct it.")),
     "results_gm_now": (409, N_("Players enter, confirm and dispute results in Battles; now only the game master can decide or correct them.")),
     "results_closed": (409, N_("Results are entered in Battles (and decided by the game master until Settlement ends); from Twilight on they are closed.")),
+    # guilds (R8.1-R8.6); the campaign's word for guilds fills %(guild)s and its forms
+    "guild_name_taken": (409, N_("The name %(name)s is already taken by another %(guild)s.")),
+    "guild_member_already": (409, N_("%(nickname)s is already a member of one of the %(guilds)s.")),
+    "guild_founder_dissolve_first": (409, N_("You founded %(name)s: dissolve it before joining another %(guild)s.")),
+    "guild_in_alliance": (409, N_("%(nickname)s is in a %(alliance)s this round: joining any %(guild)s waits until it lapses or until withdrawing from it.")),
+    "guild_full": (409, N_("The %(guild)s is full: at level %(level)s it holds its founder and %(allies)s more.")),
+    "guild_founder_only": (403, N_("Only the founder of the %(guild_of)s can do that.")),
+    "guild_not_member": (409, N_("You do not belong to this %(guild)s.")),
+    "guild_founder_leaves": (409, N_("The founder does not leave the %(guild)s: dissolve it instead.")),
+    "guild_shared_battle": (409, N_("Nobody leaves their %(guild)s during a shared battle that is not yet resolved (%(place)s).")),
+    "guild_top_level": (409, N_("The %(guild)s is already at the highest level (%(level)s).")),
+    "guild_request_pending": (409, N_("%(nickname)s already has a request or invitation waiting for this %(guild)s.")),
+    "guild_request_decided": (409, N_("This has already been answered.")),
+    "guild_entry_unaffordable": (409, N_("%(nickname)s cannot pay the entry fee of %(fee)s gold (has %(have)s).")),
+    "guild_invite_self": (422, N_("You cannot invite yourself.")),
+    "guild_dissolved": (409, N_("This %(guild)s has been dissolved.")),
+    # mission alliances (R8.7-R8.9)
+    "alliance_phase": (409, N_("%(Alliances)s are made and joined only in Preparation and Orders.")),
+    "alliance_guild_member": (409, N_("%(nickname)s is a member of one of the %(guilds)s, and their members do not make %(alliances)s.")),
+    "alliance_event_inactive": (409, N_("This event is not active in the current round.")),
+    "alliance_invite_none": (422, N_("Invite at least one other player.")),
+    "alliance_invite_self": (422, N_("You cannot invite yourself.")),
+    "alliance_already_at_event": (409, N_("%(nickname)s is already in a %(alliance)s for this event.")),
+    "alliance_not_invited": (409, N_("You have no invitation waiting for this %(alliance)s.")),
+    "alliance_not_member": (409, N_("You are not a member of this %(alliance_of)s.")),
+    "alliance_over": (409, N_("This %(alliance)s is over.")),
     # phases
     "not_running": (409, N_("Phases change only while the campaign is running.")),
     "phase_unknown": (422, N_("Unknown phase %(phase)s.")),
@@ -229,7 +255,8 @@ class DomainError(Exception):
 
 def message_for(code: str, params: dict[str, Any], gettext) -> str:
     template = gettext(ERRORS[code][1])
-    translated = {k: (gettext(v) if isinstance(v, Msg) else v.text(gettext) if isinstance(v, Duration) else v)
+    # Msg: a message; anything with `text(gettext)`: a wait, or a campaign's word (R8.2).
+    translated = {k: (gettext(v) if isinstance(v, Msg) else v.text(gettext) if hasattr(v, "text") else v)
                   for k, v in params.items()}
     try:
         return template % translated if translated else template

@@ -14,7 +14,7 @@ from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
 from app.core.types import MAX_AMOUNT
 from app.gold.rules import KINDS
-from app.visibility import campaign_row, gm_viewer, private_owner, viewer_for
+from app.visibility import campaign_row, gm_viewer, private_owner, secret_ledger_filter, viewer_for
 from app.core.pagination import paginate
 
 
@@ -98,8 +98,11 @@ def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | 
     viewer = viewer_for(session, actor, campaign_id)
     pid = private_owner(viewer, player_id)
     player = _player_in(session, campaign_id, pid)
-    found = paginate(session, select(LedgerEntry).where(LedgerEntry.player_id == pid).order_by(LedgerEntry.id.desc()),
-                     page=page, per_page=per_page)
+    query = select(LedgerEntry).where(LedgerEntry.player_id == pid)
+    hidden = secret_ledger_filter(viewer, pid)
+    if hidden is not None:
+        query = query.where(hidden)
+    found = paginate(session, query.order_by(LedgerEntry.id.desc()), page=page, per_page=per_page)
     return LedgerPage(pid, player.gold, found.items, found.page, found.pages, found.total)
 
 

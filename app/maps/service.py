@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
-from app.campaigns.terms import MODULE_NAMES
+from app.campaigns.terms import ModuleName, term_of
 from app.core.errors import DomainError, Msg
 from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
@@ -73,7 +73,7 @@ def _place(session: Session, campaign_id: int, place_id: int) -> Place:
 def require_module(campaign: Campaign, module: str) -> None:
     """R9.6: with a module off, its actions are refused with a clear error."""
     if not campaign.modules.get(module):
-        raise DomainError("module_disabled", module=Msg(MODULE_NAMES[module]))
+        raise DomainError("module_disabled", module=ModuleName(term_of(campaign), module))
 
 
 def _check_parent(session: Session, campaign_id: int, place_id: int | None, parent_id: int | None) -> None:

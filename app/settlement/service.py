@@ -22,7 +22,7 @@ from app.settlement import rules
 from app.settlement.models import Ransom, Settlement
 from app.visibility import Viewer, may_see_settlement, require_gm, require_writable, viewer_for, visible_ransoms, visible_settlements
 
-DECIDED = ("confirmed", "resolved")
+DECIDED = battles.DECIDED_RESULTS
 MODEL_FIELDS = ("status", "miss_round", "xp", "rank", "injuries", "upgrades", "role")
 RANSOM_PHASES = ("settlement", "twilight")
 

@@ -1,0 +1,257 @@
+"""Mission alliance use cases (R8.7-R8.10, R9.3): made for one event of the current round in
+Preparation or Orders, paid by each member, secret to everyone else until Battles, public
+from then on, lapsing at End round."""
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.alliances.models import Alliance, AllianceMember
+from app.battles import rules as battle_rules, service as battles
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign, Player
+from app.chronicle import service as chronicle
+from app.core.db import utcnow
+from app.core.errors import N_, DomainError
+from app.events import service as events
+from app.events.models import Event
+from app.gold import service as gold
+from app.guilds import service as guilds
+from app.guilds.service import refuse
+from app.maps import service as maps
+from app.rounds import service as rounds
+from app.visibility import Viewer, acting_player, campaign_row, orders_public, visible_alliances
+
+MODULE = "mission_alliances"
+OPEN_PHASES = ("preparation", "orders")
+
+
+@dataclass
+class AllianceView:
+    alliance: Alliance
+    event: Event | None
+    members: dict[int, AllianceMember] = field(default_factory=dict)
+
+    def ids(self, status: str) -> list[int]:
+        return sorted(p for p, m in self.members.items() if m.status == status)
+
+    @property
+    def member_ids(self) -> list[int]:
+        return self.ids("member")
+
+    @property
+    def invited_ids(self) -> list[int]:
+        return self.ids("invited")
+
+
+def _views(session: Session, rows: list[Alliance]) -> list[AllianceView]:
+    views = {a.id: AllianceView(a, None) for a in rows}
+    if not views:
+        return []
+    events_ = {e.id: e for e in session.exec(select(Event).where(Event.id.in_({a.event_id for a in rows}))).all()}
+    for m in session.exec(select(AllianceMember).where(AllianceMember.alliance_id.in_(list(views))).order_by(AllianceMember.id)).all():
+        views[m.alliance_id].members[m.player_id] = m
+    for v in views.values():
+        v.event = events_.get(v.alliance.event_id)
+    return list(views.values())
+
+
+def alliances(session: Session, viewer: Viewer, *, current_only: bool = False) -> list[AllianceView]:
+    """The mission alliances this viewer may see (visibility.visible_alliances), newest first."""
+    maps.require_module(viewer.campaign, MODULE)
+    rows = visible_alliances(session, viewer, round_=viewer.campaign.round if current_only else None)
+    return _views(session, rows)
+
+
+def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
+    """Invitations this player can still answer."""
+    campaign = viewer.campaign
+    if viewer.player is None or not campaign.modules.get(MODULE) or campaign.phase not in OPEN_PHASES or campaign.status != "running":
+        return []
+    me = viewer.player.id
+    return [v for v in _views(session, visible_alliances(session, viewer, round_=campaign.round))
+            if v.alliance.status == "active" and me in v.members and v.members[me].status == "invited"]
+
+
+def _acting(session: Session, actor: User, campaign_id: int) -> Viewer:
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
+    maps.require_module(viewer.campaign, MODULE)
+    campaign = viewer.campaign
+    if campaign.status != "running" or campaign.phase not in OPEN_PHASES:
+        raise refuse(campaign, "alliance_phase")
+    return viewer
+
+
+def _not_in_guild(session: Session, campaign: Campaign, player_id: int, nickname: str) -> None:
+    """R8.9: guild members are loyal to their guild and make no mission alliances."""
+    if campaign.modules.get(guilds.MODULE) and guilds.guild_ids_of_players(session, campaign.id).get(player_id):
+        raise refuse(campaign, "alliance_guild_member", nickname=nickname)
+
+
+def _at_event(session: Session, campaign: Campaign, event_id: int, player_id: int) -> bool:
+    """Already a member of a live mission alliance for this event (one side per event)."""
+    return session.exec(
+        select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
+        .where(Alliance.event_id == event_id, Alliance.round == campaign.round, Alliance.status == "active",
+               AllianceMember.player_id == player_id, AllianceMember.status == "member")
+    ).first() is not None
+
+
+def _names(session: Session, campaign_id: int) -> dict[int, str]:
+    return {p.player_id: p.nickname for p in campaigns.players(session, campaign_id)}
+
+
+def create(session: Session, *, actor: User, campaign_id: int, event_id: int, invite_player_ids: list[int]) -> Alliance:
+    """R8.7: the initiator invites any number of players and pays the fee on creation."""
+    viewer = _acting(session, actor, campaign_id)
+    campaign, me = viewer.campaign, viewer.player.id
+    event = campaign_row(session, Event, event_id, campaign.id)
+    if not events.is_active(event, campaign):
+        raise refuse(campaign, "alliance_event_inactive")
+    invitees = sorted(set(invite_player_ids))
+    if me in invitees:
+        raise refuse(campaign, "alliance_invite_self")
+    if not invitees:
+        raise refuse(campaign, "alliance_invite_none")
+    names = _names(session, campaign.id)
+    for player_id in invitees:
+        if player_id not in names:
+            raise DomainError("not_found")
+    _not_in_guild(session, campaign, me, actor.nickname)
+    for player_id in invitees:
+        _not_in_guild(session, campaign, player_id, names[player_id])
+    if _at_event(session, campaign, event.id, me):
+        raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
+    alliance = Alliance(campaign_id=campaign.id, round=campaign.round, event_id=event.id, initiator_player_id=me)
+    session.add(alliance)
+    session.flush()
+    fee = campaign.alliance_fee
+    if fee:
+        gold.pay(session, campaign=campaign, player_id=me, amount=fee, kind="alliance_fee", note=N_("%(event)s"),
+                 params={"event": event.title})
+    session.add(AllianceMember(campaign_id=campaign.id, alliance_id=alliance.id, player_id=me, status="member", fee=fee,
+                               decided_at=utcnow()))
+    session.add_all(AllianceMember(campaign_id=campaign.id, alliance_id=alliance.id, player_id=p) for p in invitees)
+    session.flush()
+    return alliance
+
+
+def _membership(session: Session, campaign: Campaign, alliance_id: int, player_id: int) -> tuple[Alliance, AllianceMember]:
+    alliance = session.exec(select(Alliance).where(Alliance.id == alliance_id, Alliance.campaign_id == campaign.id).with_for_update()).first()
+    member = None
+    if alliance is not None:
+        member = session.exec(select(AllianceMember).where(AllianceMember.alliance_id == alliance.id,
+                                                           AllianceMember.player_id == player_id)).first()
+    # Anybody outside the alliance is told it does not exist (R8.8).
+    if alliance is None or member is None:
+        raise DomainError("not_found")
+    if alliance.status != "active" or alliance.round != campaign.round:
+        raise refuse(campaign, "alliance_over")
+    return alliance, member
+
+
+def accept(session: Session, *, actor: User, campaign_id: int, alliance_id: int) -> Alliance:
+    """An invitee joins and pays the fee, which is lost (R8.7)."""
+    viewer = _acting(session, actor, campaign_id)
+    campaign, me = viewer.campaign, viewer.player.id
+    alliance, member = _membership(session, campaign, alliance_id, me)
+    if member.status != "invited":
+        raise refuse(campaign, "alliance_not_invited")
+    _not_in_guild(session, campaign, me, actor.nickname)
+    if _at_event(session, campaign, alliance.event_id, me):
+        raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
+    fee = campaign.alliance_fee
+    if fee:
+        event = session.get(Event, alliance.event_id)
+        gold.pay(session, campaign=campaign, player_id=me, amount=fee, kind="alliance_fee", note=N_("%(event)s"),
+                 params={"event": event.title if event else ""})
+    member.status, member.fee, member.decided_at = "member", fee, utcnow()
+    session.add(member)
+    return alliance
+
+
+def decline(session: Session, *, actor: User, campaign_id: int, alliance_id: int) -> Alliance:
+    viewer = _acting(session, actor, campaign_id)
+    alliance, member = _membership(session, viewer.campaign, alliance_id, viewer.player.id)
+    if member.status != "invited":
+        raise refuse(viewer.campaign, "alliance_not_invited")
+    member.status, member.decided_at = "declined", utcnow()
+    session.add(member)
+    return alliance
+
+
+def withdraw(session: Session, *, actor: User, campaign_id: int, alliance_id: int) -> Alliance:
+    """A member withdraws; the fee is lost. When the initiator withdraws the alliance ends for
+    everybody (it was theirs: they would have taken the free place, R8.8)."""
+    viewer = _acting(session, actor, campaign_id)
+    campaign, me = viewer.campaign, viewer.player.id
+    alliance, member = _membership(session, campaign, alliance_id, me)
+    if member.status != "member":
+        raise refuse(campaign, "alliance_not_member")
+    member.status, member.decided_at = "withdrawn", utcnow()
+    session.add(member)
+    if alliance.initiator_player_id == me:
+        alliance.status = "ended"
+        session.add(alliance)
+    return alliance
+
+
+def reveal(session: Session, campaign: Campaign, previous: str | None) -> None:
+    """R8.8: when Battles begins, the round's mission alliances go to the chronicle."""
+    if campaign.phase != "battles" or not campaign.modules.get(MODULE):
+        return
+    rows = session.exec(select(Alliance).where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round,
+                                               Alliance.status == "active").order_by(Alliance.id)).all()
+    names = _names(session, campaign.id)
+    for view in _views(session, list(rows)):
+        if len(view.member_ids) < 2:
+            continue
+        allies = [names.get(p, "?") for p in view.member_ids if p != view.alliance.initiator_player_id]
+        chronicle.record(session, campaign, "alliance_revealed", initiator=names.get(view.alliance.initiator_player_id, "?"),
+                         allies=", ".join(allies), title=view.event.title if view.event else "")
+
+
+def lapse(session: Session, campaign: Campaign) -> None:
+    """End round (R8.8, R7.6): the round's mission alliances lapse."""
+    for alliance in session.exec(select(Alliance).where(Alliance.campaign_id == campaign.id, Alliance.status == "active")).all():
+        alliance.status = "lapsed"
+        session.add(alliance)
+
+
+def group_source(session: Session, campaign: Campaign):
+    """Mission allies stand together at their event (R6.2, R8.8), led by the initiator."""
+    if not campaign.modules.get(MODULE):
+        return lambda player_id, event_id: []
+    rows = session.exec(
+        select(AllianceMember.player_id, Alliance.id, Alliance.event_id, Alliance.initiator_player_id)
+        .join(Alliance, Alliance.id == AllianceMember.alliance_id)
+        .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
+               AllianceMember.status == "member")
+    ).all()
+    of: dict[tuple[int, int], list[battle_rules.Group]] = defaultdict(list)
+    for player_id, alliance_id, event_id, initiator in rows:
+        of[(player_id, event_id)].append(battle_rules.Group("alliance", alliance_id, initiator))
+    return lambda player_id, event_id: of.get((player_id, event_id), []) if event_id is not None else []
+
+
+def _guild_guard(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
+    """R8.9: a player in a mission alliance this round joins a guild only after it lapses
+    or after withdrawing from it."""
+    if not campaign.modules.get(MODULE):
+        return
+    found = session.exec(
+        select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
+        .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
+               AllianceMember.player_id == player.id, AllianceMember.status == "member")
+    ).first()
+    if found is not None:
+        raise refuse(campaign, "guild_in_alliance", nickname=nickname)
+
+
+battles.add_group_source(group_source)
+guilds.add_join_guard(_guild_guard)
+rounds.add_end_round_step(lapse)
+rounds.add_phase_hook(reveal)
