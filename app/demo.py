@@ -12,6 +12,7 @@ from app.catalog.catalog import STARTER_DIR, load
 from app.companies import service as companies
 from app.companies.models import Company, CompanyModel
 from app.events import service as events
+from app.guilds import service as guilds
 from app.maps import service as maps
 from app.warbands import service as warbands
 
@@ -80,7 +81,15 @@ def create_demo(session: Session) -> bool:
     _companies(session, campaign.id, users)
     campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="running")
     _round_one(session, campaign.id, gm, users, ruins)
+    _guild(session, campaign.id, users)
     return True
+
+
+def _guild(session: Session, campaign_id: int, users: dict) -> None:
+    """Anna's guild, with an invitation waiting for Celina (her dashboard shows it)."""
+    guild = guilds.found(session, actor=users["anna"], campaign_id=campaign_id, name="The Silver Oath")
+    celina = session.exec(select(Player.id).where(Player.campaign_id == campaign_id, Player.user_id == users["celina"].id)).one()
+    guilds.invite(session, actor=users["anna"], campaign_id=campaign_id, guild_id=guild.id, player_id=celina)
 
 
 def _round_one(session: Session, campaign_id: int, gm, users: dict, ruins: int) -> None:
