@@ -5,6 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 PYTEST := $(BIN)/pytest -p no:cacheprovider
+# The database suites run on two workers (each with its own database); `make test-sqlite WORKERS=0` runs them in one process.
+WORKERS ?= 2
 # `make run HOST=0.0.0.0 PORT=8080` serves the club's Wi-Fi, not only this machine (set on the
 # command line; a HOST or PORT in the environment is ignored).
 HOST = 127.0.0.1
@@ -33,14 +35,14 @@ test: $(BIN)/.installed chromium
 
 test-sqlite: $(BIN)/.installed
 	@echo "== unit, api, web and load tests on SQLite =="
-	env -u TEST_DATABASE_URL $(PYTEST) tests --ignore=tests/e2e
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e
 
 test-postgres: $(BIN)/.installed
 	@echo "== api, web and load tests on PostgreSQL =="
 	@if ! $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(or $(TEST_DATABASE_URL),$(PG_URL))', connect_timeout=3).close()" 2>/dev/null; then \
 	  if [ "$$CI" = "true" ]; then echo "PostgreSQL is not reachable at $(or $(TEST_DATABASE_URL),$(PG_URL))"; exit 1; fi; \
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
-	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) tests --ignore=tests/e2e --ignore=tests/unit
+	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
 
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="

@@ -23,6 +23,8 @@ from app.events import api as events_api, pages as events_pages
 from app.gold import api as gold_api, pages as gold_pages
 from app.guilds import api as guilds_api, pages as guilds_pages
 from app.alliances import api as alliances_api, pages as alliances_pages
+from app.letters import api as letters_api, pages as letters_pages
+from app.movement import pages as movement_pages
 from app.warbands import api as warbands_api, pages as warbands_pages
 from app.rounds import api as rounds_api, pages as rounds_pages
 from app.settlement import api as settlement_api, pages as settlement_pages
@@ -174,9 +176,11 @@ def _add_headers_middleware(app: FastAPI, settings: Settings) -> None:
 
 
 API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
-               warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api)
+               warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api,
+               letters_api)
 PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
-                catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages)
+                catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages,
+                letters_pages, movement_pages)
 
 
 def _add_routes(app: FastAPI) -> None:

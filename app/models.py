@@ -5,9 +5,10 @@ from app.campaigns.models import Campaign, Invitation, Player  # noqa: F401
 from app.chronicle.models import ChronicleEntry  # noqa: F401
 from app.companies.models import Company, CompanyItem, CompanyModel  # noqa: F401
 from app.events.models import Event  # noqa: F401
-from app.guilds.models import Guild, GuildMember, GuildRequest  # noqa: F401
+from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember  # noqa: F401
 from app.alliances.models import Alliance, AllianceMember  # noqa: F401
-from app.gold.models import LedgerEntry  # noqa: F401
+from app.gold.models import LedgerEntry, Transfer  # noqa: F401
+from app.letters.models import Letter  # noqa: F401
 from app.warbands.models import Order, Warband, WarbandMember  # noqa: F401
 from app.maps.models import Hideout, Path, Place  # noqa: F401
 from app.rounds.models import TwilightChoice  # noqa: F401

@@ -193,13 +193,90 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
     return [a for a in rows if a.id in mine or a.id in public]
 
 
+def _hidden_entries(campaign: Campaign):
+    """Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and
+    the mission-alliance fees of a round whose Battles have not begun (R8.8)."""
+    hidden = LedgerEntry.kind == "transfer"
+    if not orders_public(campaign, campaign.round):
+        hidden = hidden | ((LedgerEntry.kind == "alliance_fee") & (LedgerEntry.round == campaign.round))
+    return hidden
+
+
 def secret_ledger_filter(viewer: Viewer, player_id: int):
-    """A player's ledger as seen by somebody else (the GM, R11.2): a mission-alliance fee of a
-    round whose Battles have not begun would give the alliance away (R8.8), so it is left out
-    until then. Returns a condition for the ledger query, or None."""
+    """A player's ledger as seen by somebody else (the GM): the condition that leaves out what
+    only its owner may see, or None for the owner."""
     if viewer.player is not None and viewer.player.id == player_id:
         return None
-    campaign = viewer.campaign
-    if orders_public(campaign, campaign.round):
-        return None
-    return ~((LedgerEntry.kind == "alliance_fee") & (LedgerEntry.round == campaign.round))
+    return ~_hidden_entries(viewer.campaign)
+
+
+def hidden_gold(session: Session, viewer: Viewer, player_id: int | None = None) -> dict[int, int]:
+    """Per player, the sum of the entries this viewer may not see, so that the gold they are
+    shown is the sum of the entries they are shown (the GM's figures add up without transfers,
+    R8.11). Empty for anybody who sees no one's gold but their own. One statement."""
+    if not viewer.is_gm:
+        return {}
+    query = (select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
+             .where(LedgerEntry.campaign_id == viewer.campaign.id, _hidden_entries(viewer.campaign)))
+    if player_id is not None:
+        query = query.where(LedgerEntry.player_id == player_id)
+    own = viewer.player.id if viewer.player else None
+    return {pid: int(total) for pid, total in session.exec(query.group_by(LedgerEntry.player_id)).all() if pid != own and total}
+
+
+def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[tuple[int, int]]:
+    """(entry id, amount) of a player's entries this viewer may not see, oldest first — to
+    show each visible entry's balance as the sum of the visible ones."""
+    if secret_ledger_filter(viewer, player_id) is None:
+        return []
+    query = select(LedgerEntry.id, LedgerEntry.amount).where(LedgerEntry.player_id == player_id, _hidden_entries(viewer.campaign))
+    return [(i, a) for i, a in session.exec(query.order_by(LedgerEntry.id)).all()]
+
+
+# --- letters (R8.12, R9.4) ---------------------------------------------------------------------
+# A letter is seen by its sender and its recipient only — the GM too only when a party (the GM's
+# side of a letter is a null player id). Every read of letters starts from these.
+from sqlalchemy import false as _false  # noqa: E402
+
+from app.letters.models import Letter  # noqa: E402
+
+
+def _letter_side(viewer: Viewer, column):
+    """`column` (a letter's from or to) is this viewer's side."""
+    if viewer.player is not None:
+        return column == viewer.player.id
+    if viewer.is_gm:
+        return column.is_(None)
+    return _false()
+
+
+def visible_letters(viewer: Viewer, *, box: str | None = None):
+    """The letters this viewer may read, as a statement to filter further: `box="in"` the ones
+    received, `"out"` the ones sent, None both."""
+    received, sent = _letter_side(viewer, Letter.to_player_id), _letter_side(viewer, Letter.from_player_id)
+    side = received if box == "in" else sent if box == "out" else or_(received, sent)
+    return select(Letter).where(Letter.campaign_id == viewer.campaign.id, side)
+
+
+def unread_letters_count(viewer: Viewer):
+    """How many letters wait unread for this viewer, as one statement."""
+    return select(func.count()).select_from(Letter).where(
+        Letter.campaign_id == viewer.campaign.id, _letter_side(viewer, Letter.to_player_id), Letter.read_at.is_(None))
+
+
+def letter_party(viewer: Viewer) -> tuple[bool, int | None]:
+    """(whether this viewer can be a party to letters, their side: a player id or None for the GM)."""
+    if viewer.player is not None:
+        return True, viewer.player.id
+    return viewer.is_gm, None
+
+
+def may_read_letter(viewer: Viewer, letter: Letter) -> bool:
+    """Sender or recipient of this letter of this campaign; nobody else (R11.2)."""
+    member, me = letter_party(viewer)
+    return member and letter.campaign_id == viewer.campaign.id and me in (letter.from_player_id, letter.to_player_id)
+
+
+def is_letter_recipient(viewer: Viewer, letter: Letter) -> bool:
+    member, me = letter_party(viewer)
+    return member and letter.campaign_id == viewer.campaign.id and letter.to_player_id == me

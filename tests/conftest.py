@@ -28,12 +28,28 @@ def _reset_postgres(url: str) -> None:
     engine.dispose()
 
 
+def _worker_database(url: str, worker: str) -> str:
+    """With pytest-xdist, each worker gets a database of its own on the same server."""
+    from sqlalchemy.engine import make_url
+
+    base = make_url(url)
+    name = f"{base.database}_{worker}"
+    engine = make_engine(url).execution_options(isolation_level="AUTOCOMMIT")
+    with engine.connect() as conn:
+        if conn.execute(text("SELECT 1 FROM pg_database WHERE datname = :n"), {"n": name}).first() is None:
+            conn.execute(text(f'CREATE DATABASE "{name}"'))
+    engine.dispose()
+    return base.set(database=name).render_as_string(hide_password=False)
+
+
 @pytest.fixture(scope="session")
 def database_url(tmp_path_factory) -> str:
     if TEST_DB.startswith("postgresql"):
-        _reset_postgres(TEST_DB)
-        upgrade(TEST_DB)
-        return TEST_DB
+        worker = os.environ.get("PYTEST_XDIST_WORKER")
+        url = _worker_database(TEST_DB, worker) if worker else TEST_DB
+        _reset_postgres(url)
+        upgrade(url)
+        return url
     path = tmp_path_factory.mktemp("db") / "test.sqlite3"
     url = f"sqlite:///{path}"
     upgrade(url)

@@ -63,7 +63,14 @@ def alliances(session: Session, viewer: Viewer, *, current_only: bool = False) -
     """The mission alliances this viewer may see (visibility.visible_alliances), newest first."""
     maps.require_module(viewer.campaign, MODULE)
     rows = visible_alliances(session, viewer, round_=viewer.campaign.round if current_only else None)
-    return _views(session, rows)
+    views = _views(session, rows)
+    me = viewer.player.id if viewer.player else None
+    for view in views:
+        if me not in view.members:
+            # Public since Battles (R8.8): its members, not whom else it invited (the chronicle names
+            # the members only, and the alliances page shows invitations only to those in it).
+            view.members = {p: m for p, m in view.members.items() if m.status == "member"}
+    return views
 
 
 def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
@@ -251,7 +258,21 @@ def _guild_guard(session: Session, campaign: Campaign, player: Player, nickname:
         raise refuse(campaign, "guild_in_alliance", nickname=nickname)
 
 
+def _event_ended(session: Session, campaign: Campaign, event: Event) -> None:
+    """The GM ends an event before Battles: its mission alliances end too, and every fee paid
+    for them comes back, as the orders' mercenary fees do."""
+    for alliance in session.exec(select(Alliance).where(Alliance.event_id == event.id, Alliance.round == campaign.round,
+                                                        Alliance.status == "active")).all():
+        alliance.status = "ended"
+        session.add(alliance)
+        for member in session.exec(select(AllianceMember).where(AllianceMember.alliance_id == alliance.id,
+                                                                AllianceMember.status == "member", AllianceMember.fee > 0)).all():
+            gold.credit(session, campaign=campaign, player_id=member.player_id, amount=member.fee, kind="alliance_fee",
+                        note=N_("Refund · %(event)s"), params={"event": event.title})
+
+
 battles.add_group_source(group_source)
+events.add_end_hook(_event_ended)
 guilds.add_join_guard(_guild_guard)
 rounds.add_end_round_step(lapse)
 rounds.add_phase_hook(reveal)

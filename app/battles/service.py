@@ -23,6 +23,8 @@ from app.maps import service as maps
 from app.maps.models import Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 from app.warbands.models import Order, Warband, WarbandMember
+from app.warbands import rules as warband_rules, service as warband_service
+from app.movement import service as movement
 from app.core.pagination import Page, paginate
 
 BEACON = "light-the-beacon"
@@ -99,10 +101,18 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
     events = {e.id: e for e in session.exec(select(Event).where(Event.campaign_id == campaign.id)).all()}
     places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id)).all()}
     warbands = {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_([o.warband_id for o in orders]))).all()} if orders else {}
-    rosters = _rosters(session, list(warbands))
+    # R9.8: a defender fights with its roster of this moment — the models able to fight
+    # (R4.7) — without a mercenary; one with nobody able to fight does not defend.
+    defending = _defenders(session, campaign, orders, destinations)
+    defender_points = _points(session, [w.id for w, _key in defending])
+    defending = [(w, key) for w, key in defending if w.id in defender_points]
+    rosters = _rosters(session, list(warbands) + [w.id for w, _key in defending])
     for w in warbands.values():
         if w.mercenary_key:
             rosters[w.id].append(_mercenary_entry(w, catalog))
+    for w, _key in defending:
+        warbands[w.id] = w
+        rosters[w.id] = [entry for entry in rosters[w.id] if entry["model_id"] in defender_points[w.id][1]]
     cap = rules.capacity(bool(campaign.modules.get("multi_band_battles")), campaign.modules.get("battle_size_limit"))
     scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender") for s in catalog.scenarios.values()}
     announced: list[tuple[Battle, list[BattleWarband]]] = []
@@ -112,7 +122,10 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
         event = events.get(group[0].event_id) if group[0].event_id else None
         place = places[group[0].place_id]
         arrivals = [rules.Arrival(o.warband_id, o.player_id, o.points) for o in group]
-        plan = rules.plan_destination(arrivals, alliances(session, campaign, event.id if event else None), cap, seed)
+        allied = alliances(session, campaign, event.id if event else None)
+        # Defenders join where warbands from outside their alliance arrive (_defenders, R9.8).
+        arrivals += [rules.Arrival(w.id, w.player_id, defender_points[w.id][0]) for w, at in defending if at == key]
+        plan = rules.plan_destination(arrivals, allied, cap, seed)
         for kind, rows in (("unopposed", plan.unopposed), ("left_out", plan.left_out)):
             session.add_all(Arrival(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
                                     warband_id=a.warband_id, player_id=a.player_id, kind=kind, seed=seed) for a in rows)
@@ -127,6 +140,53 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
         session.add_all(rows)
     session.flush()
     return [b for b, _ws in announced]
+
+
+def _defenders(session: Session, campaign: Campaign, orders: list[Order], destinations: dict) -> list[tuple[Warband, tuple]]:
+    """Warbands without an order that stand where others from outside their alliance arrive
+    (the movement module, R9.8), each with the destination it defends: of the destinations at
+    its place (an event's, or the place's own) that such warbands come to, the one with the
+    most arrivals, ties to the first. Its own player's or its allies' arrivals alone make no
+    battle, so a destination of only those is never the one it defends."""
+    found = movement.defenders(session, campaign, orders)
+    if not found:
+        return []
+    allied_at: dict[int | None, Callable[[int, int], bool]] = {}
+
+    def hostile(key: tuple, warband: Warband) -> bool:
+        group = destinations[key]
+        event_id = group[0].event_id
+        if event_id not in allied_at:
+            allied_at[event_id] = alliances(session, campaign, event_id)
+        allied = allied_at[event_id]
+        return any(o.player_id != warband.player_id and not allied(o.player_id, warband.player_id) for o in group)
+
+    result = []
+    for place_id, standing in found.items():
+        here = sorted((k for k, group in destinations.items() if group[0].place_id == place_id),
+                      key=lambda k: (-len(destinations[k]), k))
+        for w in standing:
+            facing = [k for k in here if hostile(k, w)]
+            if facing:
+                result.append((w, facing[0]))
+    return result
+
+
+def _points(session: Session, warband_ids: list[int]) -> dict[int, tuple[int, set[int]]]:
+    """Each defender's points and the models that fight: those able to (not dead, captured or
+    resting, R4.7) with their items, without a mercenary. A warband with none is left out."""
+    if not warband_ids:
+        return {}
+    links = session.exec(select(WarbandMember.warband_id, WarbandMember.model_id).where(WarbandMember.warband_id.in_(warband_ids))).all()
+    members = warband_service.members_of(session, [m for _w, m in links])
+    unable = {m.model_id for m in warband_rules.unavailable(list(members.values()))}
+    totals: dict[int, int] = defaultdict(int)
+    ready: dict[int, set[int]] = defaultdict(set)
+    for warband_id, model_id in links:
+        if model_id in members and model_id not in unable:
+            totals[warband_id] += warband_rules.points([members[model_id]], None)
+            ready[warband_id].add(model_id)
+    return {w: (totals[w], ready[w]) for w in ready}
 
 
 def _battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> tuple[Battle, list[BattleWarband]]:
@@ -358,4 +418,4 @@ def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> N
         raise DomainError("place_has_battles", place=places[fought].name)
 
 
-maps.add_delete_guard(_guard_place_delete)
+maps.add_delete_guard(_guard_place_delete, first=True)

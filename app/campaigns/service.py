@@ -16,7 +16,7 @@ from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
 from app.maps.models import Hideout, Place
-from app.visibility import Viewer, require_gm, require_writable, viewer_for
+from app.visibility import Viewer, hidden_gold, require_gm, require_writable, viewer_for
 
 chronicle_texts.add_labels(("from_phase", "to_phase"), rules.PHASE_NAMES)
 
@@ -331,6 +331,10 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     ).all():
         if pid in by_id:
             by_id[pid].places.append(place_id)
+    # The GM's figures leave out what only the owner sees (transfers, R8.11) and still add up.
+    for pid, hidden in (hidden_gold(session, viewer) if viewer is not None else {}).items():
+        if pid in by_id and by_id[pid].gold is not None:
+            by_id[pid].gold -= hidden
     for source in PLAYER_GUILDS:
         for pid, guild_id in source(session, campaign_id).items():
             if pid in by_id:

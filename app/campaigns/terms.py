@@ -98,6 +98,14 @@ class ModuleName(Word):
         return translations.gettext(MODULE_NAMES[self.form]) % words(self.term, translations)
 
 
+def require_module(campaign, module: str) -> None:
+    """R9.6: with a module off, its pages, actions and API calls are refused with a clear error."""
+    from app.core.errors import DomainError
+
+    if not (campaign.modules or {}).get(module):
+        raise DomainError("module_disabled", module=ModuleName(term_of(campaign), module))
+
+
 FORMS = tuple(f"{p}{s}" for base in ("guild", "alliance") for p in (base, base.capitalize()) for s in ("", "_of", "s", "s_of"))
 
 

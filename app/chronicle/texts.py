@@ -29,6 +29,7 @@ TEXTS = {
     "guild_upgraded": N_("The %(guild)s %(name)s rose to level %(level)s."),
     "guild_left": N_("%(player)s left the %(guild)s %(name)s."),
     "guild_dissolved": N_("%(player)s dissolved the %(guild)s %(name)s."),
+    "warband_scattered": N_("%(warband)s was beaten at %(place)s with no hideout left to fall back to: it is scattered, and the game master places it."),
     "alliance_revealed": N_("A %(alliance)s for %(title)s: %(initiator)s with %(allies)s."),
 }
 # Parameters stored as keys (a phase, say) and the names to translate them with; the domain

@@ -40,7 +40,7 @@ def company_out(session, user, cid: PathId, player_id: int | None = None) -> Com
     _viewer, view = service.view(session, actor=user, campaign_id=cid, player_id=player_id)
     return CompanyOut(
         player_id=view.player.id, faction=view.company.faction if view.company else None,
-        confirmed=bool(view.company and view.company.confirmed), gold=view.player.gold,
+        confirmed=bool(view.company and view.company.confirmed), gold=view.gold,
         models=[model_out(m, view.items) for m in view.models], items=[item_out(i) for i in view.items],
     )
 

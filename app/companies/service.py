@@ -16,7 +16,7 @@ from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError, Msg
 from app.gold import rules as gold_rules, service as gold
-from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, private_owner, viewer_for
+from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, hidden_gold, private_owner, viewer_for
 
 
 @dataclass(frozen=True)
@@ -46,6 +46,7 @@ class CompanyView:
     company: Company | None
     models: list[CompanyModel] = field(default_factory=list)
     items: list[CompanyItem] = field(default_factory=list)
+    gold: int = 0  # as this viewer may see it (the GM's figures leave transfers out, R8.11)
 
     def items_of(self, model_id: int | None) -> list[CompanyItem]:
         return [i for i in self.items if i.model_id == model_id]
@@ -80,9 +81,10 @@ def view(session: Session, *, actor: User, campaign_id: int, player_id: int | No
     pid = private_owner(viewer, player_id)
     player = campaign_row(session, Player, pid, campaign_id)
     company = company_of(session, pid)
+    gold = player.gold - hidden_gold(session, viewer, pid).get(pid, 0)
     if company is None:
-        return viewer, CompanyView(player, None)
-    return viewer, CompanyView(player, company, _models(session, company.id), _items(session, company.id))
+        return viewer, CompanyView(player, None, gold=gold)
+    return viewer, CompanyView(player, company, _models(session, company.id), _items(session, company.id), gold=gold)
 
 
 def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: str, catalog: Catalog) -> Company:
@@ -162,6 +164,7 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     company = _ready_company(session, viewer)
     model = _own_row(session, CompanyModel, model_id, company)
     _not_sent(session, viewer, [model.id], {model.id: model.name})
+    _not_away(session, viewer, [model.id], {model.id: model.name})
     for item in session.exec(select(CompanyItem).where(CompanyItem.model_id == model.id)).all():
         item.model_id = None
         session.add(item)
@@ -190,6 +193,23 @@ def _not_sent(session: Session, viewer: Viewer, model_ids: list[int], names: dic
     frozen = set(_sent_models(session, viewer)) & set(model_ids)
     if frozen:
         raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
+
+
+# Models whose warband stands away from a hideout (R9.8, the movement module): their items stay
+# as they are. (session, campaign, player id) -> {model id: warband name}.
+AWAY_MODELS: list[Callable[[Session, Campaign, int], dict[int, str]]] = []
+
+
+def add_away_models_source(source) -> None:
+    if source not in AWAY_MODELS:
+        AWAY_MODELS.append(source)
+
+
+def _not_away(session: Session, viewer: Viewer, model_ids: list[int], names: dict[int, str]) -> None:
+    for source in AWAY_MODELS:
+        away = source(session, viewer.campaign, viewer.player.id)
+        for model_id in sorted(set(away) & set(model_ids)):
+            raise DomainError("model_away", model=names.get(model_id, ""), warband=away[model_id])
 
 
 def _none_sent(session: Session, viewer: Viewer) -> None:
@@ -238,6 +258,7 @@ def sell_item(session: Session, *, actor: User, campaign_id: int, item_id: int) 
     item = _own_row(session, CompanyItem, item_id, company)
     if item.model_id is not None:
         _not_sent(session, viewer, [item.model_id], {item.model_id: item.name})
+        _not_away(session, viewer, [item.model_id], {item.model_id: item.name})
     return _sell(session, viewer, company, item)
 
 
@@ -249,6 +270,7 @@ def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int
     moving = [mid for mid in (item.model_id, model_id) if mid is not None]
     names = {m.id: m.name for m in _models(session, company.id)}
     _not_sent(session, viewer, moving, names)
+    _not_away(session, viewer, moving, names)
     if model_id is not None:
         model = _own_row(session, CompanyModel, model_id, company)
         carried = [rules.Carried(i.slot, i.rarity) for i in _items(session, company.id) if i.model_id == model.id and i.id != item.id]

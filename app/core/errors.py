@@ -75,6 +75,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "not_enough_gold": (409, N_("Not enough gold: %(needed)s needed, you have %(have)s.")),
     "reason_required": (422, N_("Give a reason; the player will see it in their ledger.")),
     "amount_zero": (422, N_("The amount cannot be zero.")),
+    "transfer_amount": (422, N_("Send at least 1 gold.")),
+    "transfer_to_self": (422, N_("You cannot send gold to yourself.")),
     "player_id_required": (404, N_("Say whose ledger or company to show (player_id).")),
     # company and shop
     "shop_closed": (409, N_("The shop is closed now; it opens before round 1 and in Preparation and Orders.")),
@@ -168,8 +170,19 @@ ERRORS: dict[str, tuple[int, str]] = {
     "alliance_not_invited": (409, N_("You have no invitation waiting for this %(alliance)s.")),
     "alliance_not_member": (409, N_("You are not a member of this %(alliance_of)s.")),
     "alliance_over": (409, N_("This %(alliance)s is over.")),
+    # letters (R8.12)
+    "letter_recipient": (422, N_("Write the letter either to a player or to the game master.")),
+    "letter_to_self": (422, N_("You cannot write a letter to yourself.")),
+    "letter_recipient_only": (403, N_("Only the letter's recipient marks it read or unread.")),
+    # warband movement (R9.8)
+    "warband_gather_hideout": (422, N_("A new warband gathers in one of your hideouts: choose one of them.")),
+    "warband_away": (409, N_("%(warband)s stands at %(place)s, away from your hideouts: its roster changes only in a hideout.")),
+    "model_away": (409, N_("%(model)s is with %(warband)s, away from your hideouts: its items change only in a hideout.")),
+    "order_not_a_move": (409, N_("%(warband)s cannot reach %(place)s from where it stands.")),
+    "place_has_warbands": (409, N_("%(warband)s stands at %(place)s: place it elsewhere before removing the place.")),
+    "warband_scattered": (409, N_("%(warband)s is scattered: the game master places it first.")),
     # phases
-    "not_running": (409, N_("Phases change only while the campaign is running.")),
+    "not_running": (409, N_("This is possible only while the campaign is running.")),
     "phase_unknown": (422, N_("Unknown phase %(phase)s.")),
     "phase_same": (409, N_("The round is already in %(phase)s.")),
     "phase_backward": (409, N_("There is no way back from %(current)s to %(target)s.")),

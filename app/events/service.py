@@ -64,6 +64,16 @@ def update_event(session: Session, *, actor: User, campaign_id: int, event_id: i
     return event
 
 
+# Another domain undoes what it made for an event that ends before Battles (mission alliances,
+# R8.7): (session, campaign, event).
+END_HOOKS: list = []
+
+
+def add_end_hook(hook) -> None:
+    if hook not in END_HOOKS:
+        END_HOOKS.append(hook)
+
+
 def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int) -> Event:
     """Ending an event before Battles also undoes the orders sent to it, fees returned."""
     viewer = gm_viewer(session, actor, campaign_id)
@@ -79,6 +89,8 @@ def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int)
                 gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee,
                             kind="mercenary_fee", note=N_("Refund · %(event)s"), params={"event": event.title})
             session.delete(order)
+        for hook in END_HOOKS:
+            hook(session, campaign, event)
     chronicle.record(session, viewer.campaign, "event_ended", title=event.title)
     return event
 

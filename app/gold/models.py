@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON
+from sqlalchemy import JSON, CheckConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -24,4 +24,23 @@ class LedgerEntry(SQLModel, table=True):
     # (`gettext(note) % params`); without, it is text as written (a name, the GM's reason).
     note: str = Field(default="", max_length=500)
     params: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    created_at: datetime = Field(default_factory=utcnow)
+
+
+class Transfer(SQLModel, table=True):
+    """Gold sent by one player to another (R8.11): seen only by the two of them. Each side has
+    its ledger entry (kind `transfer`), written in the same transaction."""
+
+    __tablename__ = "transfer"
+    __table_args__ = (
+        CheckConstraint("amount > 0", name="amount_positive"),
+        CheckConstraint("from_player_id <> to_player_id", name="not_to_self"),
+    )
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    from_player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
+    to_player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
+    amount: int
+    note: str = Field(default="", max_length=500)
+    round: int = 0
     created_at: datetime = Field(default_factory=utcnow)

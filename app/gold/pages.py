@@ -5,15 +5,15 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.accounts.deps import PageLogin, SessionDep
-from app.campaigns import service as campaigns
+from app.campaigns import service as campaigns, terms
 from app.core import flash
 from app.core.errors import N_, DomainError
-from app.core.forms import Form, blank_to_none, refusal, see_other, typed, validate
+from app.core.forms import Form, blank_to_none, confirm_page, confirmed, refusal, see_other, typed, validate
 from app.core.types import PathId, QueryId, QueryPage
 from app.core.templating import render, request_gettext
 from app.core.validation import named_code
 from app.gold import rules as gold_rules, service as gold
-from app.gold.schemas import AdjustmentIn
+from app.gold.schemas import AdjustmentIn, TransferIn
 from app.campaigns.service import campaign_of, gm_campaign
 from app.gold.notes import note_text
 
@@ -63,3 +63,53 @@ def adjust(cid: PathId, request: Request, user: PageLogin, session: SessionDep, 
     nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == body.player_id), "")
     return flash.redirect(request, f"/campaigns/{cid}/ledger?player_id={body.player_id}",
                           N_("Gold adjusted for %(nickname)s: %(amount)s."), nickname=nickname, amount=f"{body.amount:+d}")
+
+
+# --- gold transfers (R8.11, R9.5): a player's page, reached in two taps from the Players tab ---
+
+TRANSFER_LABELS = {"to_player_id": N_("Recipient"), "amount": N_("Amount"), "note": N_("Note (only the two of you see it)")}
+CONFIRM_TRANSFER = (N_("Send %(amount)s gold to %(nickname)s?"),
+                    N_("Only the two of you will see it. It cannot be undone."), N_("Send gold"))
+
+
+def _transfer_page(request, session, user, cid, status_code=200, form=None, **extra):
+    viewer = campaign_of(session, actor=user, campaign_id=cid)
+    terms.require_module(viewer.campaign, gold.TRANSFERS)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    players = campaigns.players(session, cid, viewer)
+    me = next(p for p in players if p.player_id == viewer.player.id)
+    recent = gold.transfers(session, viewer, per_page=10)
+    return render(request, "gold/transfer.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, tab="players",
+                  others=[p for p in players if p.player_id != me.player_id], balance=me.gold, recent=recent.items,
+                  names={p.player_id: p.nickname for p in players}, form=form or {}, **extra)
+
+
+@router.get("/campaigns/{cid}/transfers/new")
+def transfer_form(cid: PathId, request: Request, user: PageLogin, session: SessionDep, to: int | None = QueryId()):
+    return _transfer_page(request, session, user, cid, form={"to_player_id": str(to) if to else ""})
+
+
+@router.post("/campaigns/{cid}/transfers")
+def send_gold(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
+    posted = {"to_player_id": "", "amount": "", "note": "", **typed(form, "to_player_id", "amount", "note")}
+    # The note is optional: left blank it is no note, not a missing field.
+    body, errors = validate(request, TransferIn, {**blank_to_none(posted), "note": posted["note"]}, TRANSFER_LABELS)
+    if errors:
+        return _transfer_page(request, session, user, cid, status_code=422, errors=errors, form=posted)
+    try:
+        gold.send_gold(session, actor=user, campaign_id=cid, to_player_id=body.to_player_id, amount=body.amount, note=body.note)
+    except DomainError as exc:
+        message = refusal(request, session, exc)
+        return _transfer_page(request, session, user, cid, status_code=exc.status, error=message, errors={}, form=posted)
+    nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == body.to_player_id), "")
+    if not confirmed(form):
+        gettext = request_gettext(request)
+        question, detail, button = CONFIRM_TRANSFER
+        viewer = campaign_of(session, actor=user, campaign_id=cid)
+        return confirm_page(request, session, form, question=gettext(question) % {"amount": body.amount, "nickname": nickname},
+                            detail=gettext(detail), action=f"/campaigns/{cid}/transfers", button=gettext(button),
+                            cancel=f"/campaigns/{cid}/transfers/new?to={body.to_player_id}",
+                            viewer=viewer, campaign=viewer.campaign, tab="players")
+    return flash.redirect(request, f"/campaigns/{cid}/ledger", N_("You sent %(amount)s gold to %(nickname)s."),
+                          amount=body.amount, nickname=nickname)

@@ -10,11 +10,13 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
-from app.core.errors import DomainError
-from app.gold.models import LedgerEntry
+from app.core.errors import N_, DomainError
+from app.campaigns.terms import require_module
+from app.gold.models import LedgerEntry, Transfer
 from app.core.types import MAX_AMOUNT
 from app.gold.rules import KINDS
-from app.visibility import campaign_row, gm_viewer, private_owner, secret_ledger_filter, viewer_for
+from app.visibility import (Viewer, acting_player, campaign_row, gm_viewer, hidden_entries_of, private_owner,
+                            secret_ledger_filter, viewer_for)
 from app.core.pagination import paginate
 
 
@@ -74,8 +76,23 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
         raise DomainError("amount_zero")
     if abs(amount) > MAX_AMOUNT:
         raise DomainError("field_too_large", max=MAX_AMOUNT)
-    _player_in(session, campaign_id, player_id)
-    return change(session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason.strip())
+    player = _player_in(session, campaign_id, player_id)
+    # The GM's figures leave out what only the player sees (transfers, R8.11): the GM can take
+    # no more than the gold the GM is shown, and is answered with the balance the GM is shown.
+    hidden = sum(amount for _id, amount in hidden_entries_of(session, viewer, player_id))
+    shown = player.gold - hidden
+    if amount < 0 and shown + amount < 0:
+        raise DomainError("not_enough_gold", needed=-amount, have=max(shown, 0))
+    try:
+        entry = change(session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason.strip())
+    except DomainError as exc:
+        if exc.code == "not_enough_gold":
+            raise DomainError("not_enough_gold", needed=-amount, have=max(shown, 0)) from None
+        raise
+    if hidden:
+        session.expunge(entry)  # written already; the shown figure must never be written back
+        entry.balance_after -= hidden
+    return entry
 
 
 def _player_in(session: Session, campaign_id: int, player_id: int) -> Player:
@@ -103,7 +120,15 @@ def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | 
     if hidden is not None:
         query = query.where(hidden)
     found = paginate(session, query.order_by(LedgerEntry.id.desc()), page=page, per_page=per_page)
-    return LedgerPage(pid, player.gold, found.items, found.page, found.pages, found.total)
+    secret = hidden_entries_of(session, viewer, pid)
+    balance = player.gold - sum(amount for _id, amount in secret)
+    if secret:
+        # Each shown balance leaves out what is hidden before it. The rows are detached first,
+        # so the shown figures can never be written back.
+        for entry in found.items:
+            session.expunge(entry)
+            entry.balance_after -= sum(amount for entry_id, amount in secret if entry_id <= entry.id)
+    return LedgerPage(pid, balance, found.items, found.page, found.pages, found.total)
 
 
 
@@ -112,3 +137,49 @@ def balance_matches_ledger(session: Session, player_id: int) -> bool:
     """The invariant of R3.8, for tests and audits."""
     total = session.exec(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(LedgerEntry.player_id == player_id)).one()
     return total == session.exec(select(Player.gold).where(Player.id == player_id)).one()
+
+
+# --- gold transfers (R8.11, R9.5) --------------------------------------------------------------
+
+TRANSFERS = "gold_transfers"
+
+
+def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: int, amount: int, note: str = "") -> Transfer:
+    """A player sends gold to another playing player: the sender's debit, the recipient's
+    credit and the transfer are one transaction; the sender's row is locked and the debit is
+    conditional, so concurrent transfers never overdraw. Nobody else is told (R8.11)."""
+    viewer = acting_player(session, actor, campaign_id, lock_player=True)
+    campaign = viewer.campaign
+    require_module(campaign, TRANSFERS)
+    if campaign.status != "running":
+        raise DomainError("not_running")
+    if amount <= 0:
+        raise DomainError("transfer_amount")
+    if abs(amount) > MAX_AMOUNT:
+        raise DomainError("field_too_large", max=MAX_AMOUNT)
+    if to_player_id == viewer.player.id:
+        raise DomainError("transfer_to_self")
+    recipient = _player_in(session, campaign_id, to_player_id)
+    names = dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
+                              .where(Player.id.in_([viewer.player.id, recipient.id]))).all())
+    note = note.strip()
+    transfer = Transfer(campaign_id=campaign.id, from_player_id=viewer.player.id, to_player_id=recipient.id, amount=amount,
+                        note=note, round=campaign.round)
+    session.add(transfer)
+    session.flush()
+    pay(session, campaign=campaign, player_id=viewer.player.id, amount=amount, kind="transfer",
+        note=N_("To %(player)s") if not note else N_("To %(player)s: %(note)s"), params={"player": names[recipient.id], "note": note})
+    credit(session, campaign=campaign, player_id=recipient.id, amount=amount, kind="transfer",
+           note=N_("From %(player)s") if not note else N_("From %(player)s: %(note)s"), params={"player": names[viewer.player.id], "note": note})
+    return transfer
+
+
+def transfers(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50):
+    """The viewer's own transfers, sent and received (R8.11): nobody else's, the GM's none."""
+    require_module(viewer.campaign, TRANSFERS)
+    if viewer.player is None:
+        raise DomainError("not_a_player")
+    me = viewer.player.id
+    query = (select(Transfer).where(Transfer.campaign_id == viewer.campaign.id)
+             .where((Transfer.from_player_id == me) | (Transfer.to_player_id == me)).order_by(Transfer.id.desc()))
+    return paginate(session, query, page=page, per_page=per_page)

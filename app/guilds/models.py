@@ -59,3 +59,18 @@ class GuildRequest(SQLModel, table=True):
     round: int = 0
     created_at: datetime = Field(default_factory=utcnow)
     decided_at: datetime | None = None
+
+
+class GuildRoundMember(SQLModel, table=True):
+    """Who stood in which guild when the round's battles were announced. Sides (R6.2) and the
+    captures of Twilight (R7.3, R8.10) read this, so that joining, leaving or dissolving after
+    the battles cannot change who won a place."""
+
+    __tablename__ = "guild_round_member"
+    __table_args__ = (UniqueConstraint("campaign_id", "round", "player_id"),)
+    id: int | None = Field(default=None, primary_key=True)
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    round: int
+    guild_id: int = Field(foreign_key="guild.id", ondelete="CASCADE")
+    player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    founder_player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")

@@ -21,7 +21,7 @@ from app.core.db import utcnow
 from app.core.errors import N_, DomainError
 from app.gold import service as gold
 from app.guilds import rules
-from app.guilds.models import Guild, GuildMember, GuildRequest
+from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember
 from app.maps import service as maps
 from app.maps.models import Place
 from app.rounds import service as rounds
@@ -329,13 +329,32 @@ def pay_income(session: Session, campaign: Campaign) -> None:
                         note=N_("%(name)s, level %(level)s"), params={"name": guild.name, "level": guild.level})
 
 
-def group_source(session: Session, campaign: Campaign):
-    """The battle plan and Twilight ask who stands together (R6.2, R8.1): guild members,
-    wherever they meet, led by the founder. One statement, read when first asked."""
+AFTER_ANNOUNCE = ("battles", "settlement", "twilight")
+
+
+def keep_round_members(session: Session, campaign: Campaign) -> None:
+    """Before the battles are announced: who is in which guild this round (GuildRoundMember)."""
     if not campaign.modules.get(MODULE):
-        return lambda player_id, event_id: []
+        return
     rows = session.exec(select(GuildMember.player_id, Guild.id, Guild.founder_player_id).join(Guild, Guild.id == GuildMember.guild_id)
                         .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")).all()
+    session.add_all(GuildRoundMember(campaign_id=campaign.id, round=campaign.round, guild_id=g, player_id=p, founder_player_id=f)
+                    for p, g, f in rows)
+    session.flush()
+
+
+def group_source(session: Session, campaign: Campaign):
+    """The battle plan and Twilight ask who stands together (R6.2, R8.1): guild members,
+    wherever they meet, led by the founder — as they stood when the round's battles were
+    announced (so a change afterwards cannot hand over a place), before that as they stand."""
+    if not campaign.modules.get(MODULE):
+        return lambda player_id, event_id: []
+    if campaign.phase in AFTER_ANNOUNCE:
+        rows = session.exec(select(GuildRoundMember.player_id, GuildRoundMember.guild_id, GuildRoundMember.founder_player_id)
+                            .where(GuildRoundMember.campaign_id == campaign.id, GuildRoundMember.round == campaign.round)).all()
+    else:
+        rows = session.exec(select(GuildMember.player_id, Guild.id, Guild.founder_player_id).join(Guild, Guild.id == GuildMember.guild_id)
+                            .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")).all()
     of = {player_id: battle_rules.Group("guild", guild_id, founder) for player_id, guild_id, founder in rows}
     return lambda player_id, event_id: [of[player_id]] if player_id in of else []
 
@@ -419,3 +438,4 @@ def _no_shared_battle(session: Session, campaign: Campaign, leaving: set[int], m
 battles.add_group_source(group_source)
 campaigns.add_player_guilds(guild_ids_of_players)
 rounds.add_end_round_step(pay_income)
+rounds.add_before_battles(keep_round_members)

@@ -2,6 +2,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter, File, Request, Response, UploadFile
 
+from app.movement import service as movement
+
 from app.core.types import MAX_ID, PathId, QueryId
 from app.accounts.deps import ApiUser, SessionDep
 from app.core.errors import DomainError
@@ -43,6 +45,7 @@ def get_map(cid: PathId, user: ApiUser, session: SessionDep, of: int | None = Qu
     view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     image = view.image
     holder = view.place or view.campaign
+    shown = {p.id for p in view.places}
     return MapOut(
         of=of,
         name=view.place.name if view.place else view.campaign.name,
@@ -51,6 +54,8 @@ def get_map(cid: PathId, user: ApiUser, session: SessionDep, of: int | None = Qu
         breadcrumbs=[BreadcrumbOut(id=p.id, name=p.name) for p in view.breadcrumbs],
         places=[place_out(p, view.hideouts, view.events) for p in view.places],
         paths=[path_out(p) for p in view.paths],
+        warband_positions=[{"warband_id": w.warband_id, "name": w.name, "player_id": w.player_id, "place_id": w.place_id}
+                           for w in movement.positions(session, view.campaign) if w.place_id in shown],
     )
 
 

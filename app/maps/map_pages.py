@@ -17,6 +17,7 @@ from app.core.templating import render
 from app.maps import service, view as drawing
 from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
 from app.events.service import events_by_place
+from app.movement import rules as movement_rules, service as movement
 from app.warbands import service as warbands
 from app.campaigns.service import campaign_of, gm_campaign
 
@@ -31,7 +32,29 @@ def map_url(cid: PathId, of: int | None, **extra) -> str:
 
 
 
-def _sheet_context(session, viewer, place_id: int) -> dict:
+def _stands(positions) -> dict[int, list]:
+    """Place id -> the warbands standing there (R9.8: positions are public)."""
+    by_place: dict[int, list] = {}
+    for p in positions:
+        if p.place_id is not None:
+            by_place.setdefault(p.place_id, []).append(p)
+    return by_place
+
+
+def _may_reach(session, campaign, places, mine: list, place_id: int, has_events: bool) -> list:
+    """With the movement module, only the warbands that may be sent to `place_id` from where
+    they stand (R9.8: `movement.rules.moves`, the paths' graph read once for all of them);
+    staying is not sending, so a warband is sent to its own place only for an event there."""
+    if not movement.on(campaign):
+        return mine
+    paths_on = bool(campaign.modules.get(service.PATHS_MODULE))
+    graph = service.path_graph(session, campaign.id) if paths_on and mine else {}
+    everywhere = {p.id for p in places}
+    return [w for w in mine if place_id in movement_rules.moves(w.location_place_id, paths_on, graph, everywhere)
+            and (has_events or w.location_place_id != place_id)]
+
+
+def _sheet_context(session, viewer, place_id: int, positions=None) -> dict:
     places = service.places(session, viewer.campaign.id)
     place = next((p for p in places if p.id == place_id), None)
     if place is None:
@@ -39,11 +62,12 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
     names = {p.id: p.name for p in places}
     owners = service.map_view(session, viewer, place.parent_id).owners
     campaign = viewer.campaign
+    mine = warbands.unsent_warbands(session, campaign, viewer.player.id) if viewer.player and campaign.phase == "orders" else []
+    place_events = events_by_place(session, campaign).get(place.id, [])
     context = {
-        "place_events": events_by_place(session, campaign).get(place.id, []),
+        "place_events": place_events,
         "can_send": bool(viewer.player and campaign.status == "running" and campaign.phase == "orders"),
-        "my_warbands": warbands.unsent_warbands(session, campaign, viewer.player.id)
-        if viewer.player and campaign.phase == "orders" else [],
+        "my_warbands": _may_reach(session, campaign, places, mine, place.id, bool(place_events)),
         "place": place, "owner": owners.get(place.owner_player_id, (None, 0))[0],
         "is_hideout": place.id in service.hideout_place_ids(session, viewer.campaign.id),
         "place_paths": [], "path_targets": [], "names": names,
@@ -51,6 +75,15 @@ def _sheet_context(session, viewer, place_id: int) -> dict:
         "can_have_map": service.can_have_map(places, place.id),
         "back": map_url(viewer.campaign.id, place.parent_id),
     }
+    context["moving"] = movement.on(campaign)
+    if context["moving"]:
+        # R9.8: who stands here is public (orders stay secret); the GM corrects a position or
+        # places a scattered warband here.
+        positions = movement.positions(session, campaign) if positions is None else positions
+        context.update(here=_stands(positions).get(place.id, []), owners=owners,
+                       scattered=[p for p in positions if p.place_id is None] if viewer.is_gm else [],
+                       place_choices=sorted(service.place_labels(places).items(), key=lambda item: item[1].lower())
+                       if viewer.is_gm else [])
     if viewer.campaign.modules.get(service.PATHS_MODULE):
         context["place_paths"] = [p for p in service.paths(session, viewer.campaign.id) if place.id in (p.from_place_id, p.to_place_id)]
         joined = {p.from_place_id for p in context["place_paths"]} | {p.to_place_id for p in context["place_paths"]}
@@ -62,12 +95,14 @@ def _map_page(request, session, user, cid: PathId, of: int | None, status_code=2
     viewer = campaign_of(session, actor=user, campaign_id=cid)
     view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
     markers = drawing.markers(view)
+    # R9.8: where warbands stand, one statement (nothing with the module off).
+    positions = movement.positions(session, viewer.campaign)
     context = {}
     if selected is not None:
-        context = _sheet_context(session, viewer, selected)
+        context = _sheet_context(session, viewer, selected, positions)
     return render(
         request, "maps/map.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
-        markers=markers, lines=drawing.lines(view, markers), of=of, tab="map",
+        markers=markers, lines=drawing.lines(view, markers), of=of, tab="map", stands=_stands(positions),
         paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), selected=selected, **context, **extra,
     )
 

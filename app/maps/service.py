@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
-from app.campaigns.terms import ModuleName, term_of
+from app.campaigns import terms
 from app.core.errors import DomainError, Msg
 from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
@@ -72,8 +72,7 @@ def _place(session: Session, campaign_id: int, place_id: int) -> Place:
 
 def require_module(campaign: Campaign, module: str) -> None:
     """R9.6: with a module off, its actions are refused with a clear error."""
-    if not campaign.modules.get(module):
-        raise DomainError("module_disabled", module=ModuleName(term_of(campaign), module))
+    terms.require_module(campaign, module)
 
 
 def _check_parent(session: Session, campaign_id: int, place_id: int | None, parent_id: int | None) -> None:
@@ -151,9 +150,10 @@ def _set_has_map(session: Session, campaign_id: int, place: Place, has_map: bool
 DELETE_GUARDS: list[Callable[[Session, Campaign, dict[int, Place]], None]] = []
 
 
-def add_delete_guard(guard: Callable[[Session, Campaign, dict[int, Place]], None]) -> None:
+def add_delete_guard(guard: Callable[[Session, Campaign, dict[int, Place]], None], *, first: bool = False) -> None:
+    """`first`: a guard whose refusal says more (battles before the orders they came from)."""
     if guard not in DELETE_GUARDS:
-        DELETE_GUARDS.append(guard)
+        DELETE_GUARDS.insert(0, guard) if first else DELETE_GUARDS.append(guard)
 
 
 def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: int) -> None:

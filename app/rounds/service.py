@@ -21,6 +21,7 @@ from app.events import service as events
 from app.gold import service as gold
 from app.maps import service as maps
 from app.maps.models import Hideout, Place
+from app.movement import service as movement
 from app.rounds import rules
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
@@ -30,6 +31,9 @@ from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, viewer_for, v
 # Hooks for later issues: each is called inside the same transaction.
 # After a phase change: (session, campaign, previous phase) — live updates, movement.
 PHASE_HOOKS: list[Callable[[Session, Campaign, str | None], None]] = []
+# When Battles begins, before the battles are announced: (session, campaign) — guilds keep
+# who stood with whom for the round (R6.2, R7.3).
+BEFORE_BATTLES: list[Callable[[Session, Campaign], None]] = []
 # During End round, after place income and before the next round opens: (session, campaign)
 # — guild income (R8.5), mission alliances lapsing (R8.8), warbands moving (R9.8).
 END_ROUND_STEPS: list[Callable[[Session, Campaign], None]] = []
@@ -38,6 +42,11 @@ END_ROUND_STEPS: list[Callable[[Session, Campaign], None]] = []
 def add_phase_hook(hook) -> None:
     if hook not in PHASE_HOOKS:
         PHASE_HOOKS.append(hook)
+
+
+def add_before_battles(hook) -> None:
+    if hook not in BEFORE_BATTLES:
+        BEFORE_BATTLES.append(hook)
 
 
 def add_end_round_step(step) -> None:
@@ -111,6 +120,8 @@ def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str, ca
         check_twilight_gate(session, campaign)
     previous = campaigns.move_phase(session, campaign=campaign, phase=phase)
     if phase == "battles":
+        for hook in BEFORE_BATTLES:
+            hook(session, campaign)
         battles.announce(session, campaign=campaign, catalog=catalog)
     for hook in PHASE_HOOKS:
         hook(session, campaign, previous)
@@ -343,3 +354,8 @@ def warband_names(session: Session, warband_ids: list[int]) -> dict[int, str]:
     """Warband id -> name in one statement (arrivals name their warbands)."""
     ids = sorted(set(warband_ids))
     return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
+
+
+# Warbands move on after the captures, so that a beaten defender falls back to a hideout its
+# player still holds (R9.8).
+add_end_round_step(movement.end_round)

@@ -23,6 +23,9 @@ class Warband(SQLModel, table=True):
     mercenary_types: list[str] = Field(default_factory=list, sa_type=JSON)
     mercenary_alignment: str | None = Field(default=None, max_length=16)
     mercenary_unique: bool = False
+    # Where it stands, with the movement module (R9.8); None there means scattered: its
+    # player had no hideout left to fall back to, and the GM places it.
+    location_place_id: int | None = Field(default=None, foreign_key="place.id", index=True, ondelete="SET NULL")
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -51,4 +54,6 @@ class Order(SQLModel, table=True):
     fee: int = 0
     # The warband's points when it was sent (the roster itself is frozen until the round ends).
     points: int = 0
+    # Where it set out from, with the movement module: a lost or drawn attack goes back there (R9.8).
+    from_place_id: int | None = Field(default=None, foreign_key="place.id", ondelete="SET NULL")
     created_at: datetime = Field(default_factory=utcnow)

@@ -15,6 +15,7 @@ from app.core.forms import Form, blank_to_none, refusal, see_other, typed, unpla
 from app.core.templating import render, request_gettext
 from app.events import service as events
 from app.maps import service as maps
+from app.movement import service as movement
 from app.warbands import rules as warband_rules, service
 from app.warbands.models import Warband
 from app.warbands.schemas import SendForm, WarbandCheckForm, WarbandForm
@@ -23,14 +24,28 @@ from app.campaigns.service import campaign_of
 router = APIRouter()
 # Each field's label, so that a problem names its field ("Name: This value is too long (at most 80).").
 LABELS = {"name": N_("Name"), "model_ids": N_("Models"), "mercenary": N_("Mercenary"), "warband_id": N_("Warband"),
-          "kind": N_("Destination"), "number": N_("Destination")}
-PLACED = ("name", "model_ids", "mercenary")  # the builder's fields with their problem next to them
+          "kind": N_("Destination"), "number": N_("Destination"), "location_place_id": N_("Gathers at")}
+PLACED = ("name", "model_ids", "mercenary", "location_place_id")  # the builder's fields with their problem next to them
+
+
+def _positions(session, campaign, player_id: int | None) -> dict:
+    """With the movement module (R9.8): the player's hideouts, for saying where a warband
+    gathers or stands. Nothing (and no statement) when it is off."""
+    if not movement.on(campaign) or player_id is None:
+        return {"moving": False, "hideouts": []}
+    return {"moving": True, "hideouts": movement.hideouts_of(session, player_id)}
+
+
+def _id_or_none(value) -> int | None:
+    """What the builder shows again of a posted hideout choice (the schema checks it on Save)."""
+    return int(value) if isinstance(value, str) and value.isdigit() and len(value) < 10 else None
 
 
 def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=None, mercenary=None, name="",
-             status_code=200, partial=False, **extra):
+             location_place_id=None, status_code=200, partial=False, **extra):
     viewer, view = companies.view(session, actor=user, campaign_id=cid)
     elsewhere = {mid: wname for mid, (wid, wname) in service.memberships(session, view.player.id).items() if wid != warband_id}
+    warband = None
     if warband_id is not None:
         warband, current = service.own_warband(session, view.player.id, warband_id)
         if model_ids is None:
@@ -45,6 +60,15 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
         gpp=viewer.campaign.gold_per_point, building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
         tab="warbands", **extra,
     )
+    if not partial:
+        # R9.8: a new warband gathers in a hideout (the player picks which); one away from a
+        # hideout keeps its roster until it is back in one.
+        context.update(_positions(session, viewer.campaign, view.player.id), stands=warband.location_place_id if warband else None)
+        if context["moving"]:
+            context["labels"] = maps.place_labels(maps.places(session, cid))
+            if warband is None:
+                hideouts = context["hideouts"]
+                context["gather"] = location_place_id if location_place_id in hideouts else next(iter(hideouts), None)
     template = "warbands/_check.html" if partial else "warbands/builder.html"
     return render(request, template, status_code=status_code, **context)
 
@@ -52,13 +76,14 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
 def _read(request, form, schema):
     """The builder's form checked by `schema`: (the form, errors by field, what to show
     again). A refused form shows again what was valid of it: its fields without a problem."""
-    data = blank_to_none(typed(form, "warband_id", "name", "mercenary", lists=("model_ids",)))
+    names = ("warband_id", "name", "mercenary") + (("location_place_id",) if schema is WarbandForm else ())
+    data = blank_to_none(typed(form, *names, lists=("model_ids",)))
     body, errors = validate(request, schema, data, LABELS)
     shown = body
     if errors:
         shown, _ = validate(request, WarbandCheckForm, {k: v for k, v in data.items() if k not in errors})
     kept = dict(warband_id=shown.warband_id, model_ids=shown.model_ids, mercenary=shown.mercenary) if shown else {}
-    return body, errors, dict(kept, name=data.get("name") or "")
+    return body, errors, dict(kept, name=data.get("name") or "", location_place_id=_id_or_none(form.get("location_place_id")))
 
 
 @router.get("/campaigns/{cid}/warbands")
@@ -74,7 +99,8 @@ def _list_page(request, session, user, cid, catalog, status_code=200, **extra):
                   views=views, limit=service.warband_limit(session, viewer.campaign, viewer.player.id) if viewer.player else viewer.campaign.warband_points, labels=labels, event_titles=event_titles, catalog=catalog,
                   building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
                   problems={v.warband.id: detail_messages(service.problem_details(v.problems), request_gettext(request)) for v in views},
-                  tab="warbands", **extra)
+                  tab="warbands", **_positions(session, viewer.campaign, viewer.player.id if viewer.player and views else None),
+                  **extra)
 
 
 @router.get("/campaigns/{cid}/warbands/new")
@@ -105,7 +131,7 @@ def save(cid: PathId, request: Request, user: PageLogin, session: SessionDep, ca
     try:
         if body.warband_id is None:
             warband = service.create_warband(session, actor=user, campaign_id=cid, name=body.name, model_ids=body.model_ids,
-                                             mercenary_key=body.mercenary, catalog=catalog)
+                                             mercenary_key=body.mercenary, catalog=catalog, location_place_id=body.location_place_id)
         else:
             warband = service.update_warband(session, actor=user, campaign_id=cid, warband_id=body.warband_id, catalog=catalog,
                                              name=body.name, model_ids=body.model_ids, mercenary_key=body.mercenary)
@@ -144,11 +170,15 @@ def _send_page(request, session, user, cid, catalog, wid, status_code=200, **ext
     campaign = viewer.campaign
     places = maps.places(session, cid)
     by_place = events.events_by_place(session, campaign)
-    reachable = service.destinations(session, campaign, viewer.player.id)
+    # R9.8: with movement, only the moves from where the warband stands (one path step with
+    # paths); staying is not sending, so its own place is offered only for an event there.
+    moves = movement.allowed_places(session, campaign, warband)
+    reachable = service.destinations(session, campaign, viewer.player.id) if moves is None else moves
     open_events = [e for e in events.active_events(session, campaign) if reachable is None or e.place_id in reachable]
-    free_places = [p for p in places if not by_place.get(p.id) and (reachable is None or p.id in reachable)]
+    free_places = [p for p in places if not by_place.get(p.id) and (reachable is None or p.id in reachable)
+                   and (moves is None or p.id != warband.location_place_id)]
     return render(request, "warbands/send.html", status_code=status_code, viewer=viewer, campaign=campaign, warband=warband,
-                  open_events=open_events, free_places=free_places, labels=maps.place_labels(places),
+                  moving=moves is not None, open_events=open_events, free_places=free_places, labels=maps.place_labels(places),
                   fee=warband.mercenary_points * campaign.gold_per_point, tab="warbands", **extra)
 
 

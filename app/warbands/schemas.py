@@ -12,6 +12,8 @@ class WarbandIn(BaseModel):
     name: Name(80)
     model_ids: list[Id] = Field(default_factory=list, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
+    # With the movement module: the hideout where it gathers (default: the player's first).
+    location_place_id: Id | None = None
 
 
 class WarbandPatch(BaseModel):
@@ -86,3 +88,21 @@ class OrderOut(BaseModel):
     event_id: int | None
     place_id: int
     points: int
+    # With the movement module: where the warband set out from (R9.8).
+    from_place_id: int | None = None
+
+
+class PositionIn(BaseModel):
+    """The GM places a warband (a scattered one, or a correction) — R9.8."""
+
+    model_config = ConfigDict(extra="forbid")
+    place_id: Id
+
+
+class PositionOut(BaseModel):
+    """Where a warband stands (public with the movement module, R9.8); null: scattered."""
+
+    warband_id: int
+    name: str
+    player_id: int
+    place_id: int | None

@@ -20,6 +20,7 @@ from app.events.models import Event
 from app.gold import rules as gold_rules, service as gold
 from app.maps import rules as map_rules, service as maps
 from app.maps.models import Place
+from app.movement import service as movement
 from app.visibility import Viewer, acting_player, orders_public, require_writable, viewer_for, visible_orders
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
@@ -190,12 +191,15 @@ def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[
 
 
 def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
-                   mercenary_key: str | None, catalog: Catalog) -> Warband:
+                   mercenary_key: str | None, catalog: Catalog, location_place_id: int | None = None) -> Warband:
+    """With the movement module, the new warband gathers in a hideout of its player (R9.8):
+    `location_place_id` picks which one when they have several."""
     viewer = acting_player(session, actor, campaign_id, lock_player=True)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, None)
     _check(session, viewer, members, mercenary, catalog)
-    warband = Warband(campaign_id=campaign_id, player_id=viewer.player.id, name=name.strip())
+    where = movement.gathering_place(session, viewer.campaign, viewer.player.id, location_place_id)
+    warband = Warband(campaign_id=campaign_id, player_id=viewer.player.id, name=name.strip(), location_place_id=where)
     session.add(warband)
     session.flush()
     _apply(session, warband, members, mercenary)
@@ -224,6 +228,7 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
     if name is not None:
         warband.name = name.strip()
     if model_ids is not None or mercenary_key is not False:
+        movement.require_in_hideout(session, viewer.campaign, warband)
         current = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
         key = warband.mercenary_key if mercenary_key is False else mercenary_key
         members, mercenary = _resolve(session, viewer, current if model_ids is None else model_ids, key, catalog, warband.id)
@@ -239,6 +244,7 @@ def disband(session: Session, *, actor: User, campaign_id: int, warband_id: int)
     if _order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
+    movement.require_in_hideout(session, viewer.campaign, warband)
     session.delete(warband)
 
 
@@ -287,9 +293,17 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
             raise DomainError("order_place_has_events", place=place.name)
         if any(o.event_id is None and o.place_id == place.id for o in mine):
             raise DomainError("order_place_taken", place=place.name)
-    reachable = destinations(session, campaign, viewer.player.id)
-    if reachable is not None and place.id not in reachable:
-        raise DomainError("order_unreachable", place=place.name)
+    moves = movement.allowed_places(session, campaign, warband)
+    if moves is not None:
+        # R9.8: with movement, a warband sets out from where it stands (one path step with paths).
+        if warband.location_place_id is None:
+            raise DomainError("warband_scattered", warband=warband.name)
+        if place.id not in moves:
+            raise DomainError("order_not_a_move", warband=warband.name, place=place.name)
+    else:
+        reachable = destinations(session, campaign, viewer.player.id)
+        if reachable is not None and place.id not in reachable:
+            raise DomainError("order_unreachable", place=place.name)
     links = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
     members = list(members_of(session, links).values())
     for member in rules.unavailable(members):
@@ -305,7 +319,8 @@ def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, ca
         raise DomainError("warband_invalid", details=problem_details(found))
     fee = gold_rules.price(mercenary.points, campaign.gold_per_point) if mercenary else 0
     order = Order(campaign_id=campaign.id, warband_id=warband.id, player_id=viewer.player.id, round=campaign.round,
-                  event_id=event.id if event else None, place_id=place.id, fee=fee, points=total)
+                  event_id=event.id if event else None, place_id=place.id, fee=fee, points=total,
+                  from_place_id=warband.location_place_id)
     session.add(order)
     session.flush()
     if fee:

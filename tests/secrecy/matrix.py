@@ -85,6 +85,9 @@ C = "/campaigns/{cid}"
 OWNER_COMPANY = V("?player_id={owner_player}", who=OWNER_GM)
 OTHER_COMPANY = V("?player_id={other_player}", who=frozenset({"other", "gm"}))
 CHECK = {"name": "Matrix check", "model_ids": "{model}"}
+# The guild's pending request and invitation (orders world), and who decides them.
+REQUEST = (("rid", "guild_request"),)
+INVITATION = (("iid", "guild_invitation"),)
 
 MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     # --- outside any campaign ---------------------------------------------------------------
@@ -132,9 +135,10 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("POST", C + "/invitations"): Action(GM, {"nickname": "mx-outsider"}),
     ("GET", C + "/rules"): Read("page", MEMBERS),
     ("GET", C + "/chronicle"): Read("chronicle", MEMBERS),
-    ("GET", C + "/map"): Read("map", MEMBERS, _s("warband"), variants=(V(), V("?place={place}"), V("?of={place_map}")),
-                              why="a place's sheet offers the viewer's own unsent warbands"),
-    ("GET", C + "/map/places/{pid}"): Read("partial", MEMBERS, _s("warband"), variants=(V(), V(params=(("pid", "place_b"),)))),
+    ("GET", C + "/map"): Read("map", MEMBERS, _s("warband", "alliance"), variants=(V(), V("?place={place}"), V("?of={place_map}")),
+                              why="a place's sheet offers the viewer's own unsent warbands and shows their own mission "
+                                  "alliances for its events"),
+    ("GET", C + "/map/places/{pid}"): Read("partial", MEMBERS, _s("warband", "alliance"), variants=(V(), V(params=(("pid", "place_b"),)))),
     ("GET", C + "/map/new-place"): Read("partial", GM),
     ("POST", C + "/places/{pid}/move"): Action(GM, {"x": "10", "y": "10"}),
     ("POST", C + "/map/image"): Action(GM, files=True),
@@ -165,24 +169,26 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("GET", C + "/companies"): Read("page", GM, _s("gold"), variants=(V(), V("?player_id={owner_player}"), V("?player_id={other_player}")),
                                     why="the GM's view of every company"),
     ("POST", C + "/rewards"): Action(GM, {"player_id": "{owner_player}", "item": "item.bandages"}),
-    ("GET", C + "/ledger"): Read("page", MEMBERS, _s("ledger", "gold"), variants=(V(), OWNER_COMPANY, OTHER_COMPANY),
-                                 why="own ledger; the GM is sent on to the companies page, or picks one with ?player_id"),
+    ("GET", C + "/ledger"): Read("page", MEMBERS, _s("ledger", "gold", "transfer"), variants=(V(), OWNER_COMPANY, OTHER_COMPANY), check="ledger",
+                                 why="own ledger; the GM is sent on to the companies page, or picks one with ?player_id; "
+                                     "a mission-alliance fee before Battles is its payer's alone (R8.8)"),
     ("POST", C + "/ledger/adjustments"): Action(GM, {"player_id": "{owner_player}", "amount": "5", "reason": "Matrix"}),
-    ("GET", C + "/warbands"): Read("page", MEMBERS, _s("order", "warband"), why="own warbands (the GM has none)"),
+    ("GET", C + "/warbands"): Read("page", MEMBERS, _s("order", "warband", "alliance"),
+                                  why="own warbands (the GM has none) and own mission alliances while orders are given"),
     ("GET", C + "/warbands/new"): Read("page", PLAYERS, _s("order", "warband"), why="the builder names the warband each model is in"),
     ("GET", C + "/warbands/{wid}/edit"): Read("page", OWNER, _s("order", "warband"),
                                               variants=(V(), V(params=(("wid", "warband_home"),)))),
     ("POST", C + "/warbands/check"): Action(PLAYERS, CHECK, why="the builder's live check (changes nothing, answers a partial)"),
     ("POST", C + "/warbands/save"): Action(PLAYERS, CHECK),
     ("POST", C + "/warbands/{wid}/disband"): Action(OWNER),
-    ("GET", C + "/send"): Read("page", OWNER, _s("order", "warband"),
+    ("GET", C + "/send"): Read("page", OWNER, _s("order", "warband", "alliance"),
                               variants=(V("?warband={warband}&event={event}"), V("?warband={warband_home}&place={place_b}")),
                               why="redirects anyone to the warband's send page (reading nothing itself), which checks who asks"),
-    ("GET", C + "/warbands/{wid}/send"): Read("page", OWNER, _s("order", "warband"),
+    ("GET", C + "/warbands/{wid}/send"): Read("page", OWNER, _s("order", "warband", "alliance"),
                                               variants=(V(), V(params=(("wid", "warband_home"),)))),
     ("POST", C + "/warbands/{wid}/send"): Action(OWNER, {"target": "place:{place_b}"}, params=(("wid", "warband_home"),)),
     ("POST", C + "/warbands/{wid}/cancel"): Action(GM, why="R4.6: only the GM undoes an order"),
-    ("GET", C + "/orders"): Read("page", MEMBERS, _s("order")),
+    ("GET", C + "/orders"): Read("page", MEMBERS, _s("order", "alliance"), why="own orders (all for the GM); own mission alliances"),
     ("GET", C + "/battles"): Read("page", MEMBERS),
     ("GET", C + "/battles/{bid}"): Read("page", MEMBERS),
     ("POST", C + "/battles/{bid}/result"): Action(PLAYERS, {"winner": "{owner_player}"}, why="participants"),
@@ -200,6 +206,41 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("GET", C + "/ransoms"): Read("page", MEMBERS, _s("ransom"), why="the prisoner's owner, its captor and the GM see a ransom"),
     ("POST", C + "/ransoms/{rid}/{decision}"): Action(OWNER, params=(("decision", "=refuse"),),
                                                     why="the prisoner's owner pays or refuses (the captor offers: API)"),
+    # Guilds (R8.1-R8.6): public; a request or invitation is seen by the founder and the player
+    # it concerns. In the orders world the other player founded the guild, the owner asked to
+    # join and the ally (not a role) is invited.
+    ("GET", C + "/guilds"): Read("page", MEMBERS, _s("gold"), why="public guilds; the viewer's own gold beside the costs"),
+    ("POST", C + "/guilds"): Action(PLAYERS, {"name": "Matrix new guild"}),
+    ("POST", C + "/guilds/{gid}/requests"): Action(PLAYERS),
+    ("POST", C + "/guilds/{gid}/requests/{rid}/{decision}"): Action(OTHER, params=REQUEST + (("decision", "=accept"),),
+                                                                     why="the founder decides"),
+    ("POST", C + "/guilds/{gid}/invitations"): Action(OTHER, {"player_id": "{owner_player}"}, why="the founder invites"),
+    ("POST", C + "/guilds/{gid}/invitations/{iid}/{decision}"): Action(NOBODY, params=INVITATION + (("decision", "=accept"),),
+                                                                        why="only the invitee (the ally, not a role) answers"),
+    ("POST", C + "/guilds/{gid}/upgrade"): Action(OTHER, why="the founder"),
+    ("POST", C + "/guilds/{gid}/leave"): Action(NOBODY, why="a member who is not the founder: no role is one"),
+    ("POST", C + "/guilds/{gid}/dissolve"): Action(OTHER, why="the founder"),
+    ("POST", C + "/warbands/{wid}/position"): Action(GM, {"place_id": "{place_b}"}, why="the GM places a warband (movement, R9.8)"),
+    # Gold transfers (R8.11) and letters (R8.12): only their parties see them.
+    ("GET", C + "/transfers/new"): Read("page", PLAYERS, _s("gold", "transfer"), variants=(V(), V("?to={other_player}")),
+                                        why="the form shows the player's own gold and own recent transfers"),
+    ("POST", C + "/transfers"): Action(PLAYERS, {"to_player_id": "{other_player}", "amount": "5", "note": "Matrix", "confirm": "1"}),
+    ("GET", C + "/letters"): Read("page", MEMBERS, _s("letter"), variants=(V(), V("?box=out"))),
+    ("GET", C + "/letters/new"): Read("page", MEMBERS, variants=(V(), V("?to={other_player}"), V("?to=gm"))),
+    ("GET", C + "/letters/{lid}"): Read("page", OWNER, _s("letter"), variants=(
+        V(), V(params=(("lid", "letter_gm"),), who=frozenset({"other", "gm"})))),
+    ("POST", C + "/letters"): Action(MEMBERS, {"to": "{other_player}", "subject": "Matrix", "body": "Matrix"}),
+    ("POST", C + "/letters/preview"): Action(MEMBERS, {"to": "{other_player}", "subject": "Matrix", "body": "Matrix"},
+                                             why="changes nothing; members only"),
+    ("POST", C + "/letters/{lid}/reply"): Action(frozenset({"other", "gm"}), {"body": "Matrix"}, params=(("lid", "letter_gm"),)),
+    ("POST", C + "/letters/{lid}/read"): Action(GM, params=(("lid", "letter_gm"),), why="the recipient"),
+    ("POST", C + "/letters/{lid}/unread"): Action(GM, params=(("lid", "letter_gm"),), why="the recipient"),
+    # Mission alliances (R8.7-R8.9): the owner's, with the ally, secret until Battles (R8.8).
+    ("GET", C + "/alliances"): Read("page", MEMBERS, _s("alliance"), variants=(V(), V("?event={event}"))),
+    ("POST", C + "/alliances"): Action(PLAYERS, {"event_id": "{event}", "invite": "{other_player}"}),
+    ("POST", C + "/alliances/{aid}/accept"): Action(NOBODY, why="an invitee: the owner is its initiator, the ally accepted"),
+    ("POST", C + "/alliances/{aid}/decline"): Action(NOBODY, why="an invitee: the owner is its initiator, the ally accepted"),
+    ("POST", C + "/alliances/{aid}/withdraw"): Action(OWNER, why="a member"),
 
     # --- a campaign: the JSON API -----------------------------------------------------------
     ("GET", API + C): Read("api", INVITEES, _s("gold"), why="players with gold for self and the GM (API.md)"),
@@ -232,7 +273,8 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("PUT", API + C + "/company/items/{iid}"): Action(OWNER, {"model_id": "{model}"}),
     ("POST", API + C + "/company/confirm"): Action(PLAYERS),
     ("POST", API + C + "/rewards"): Action(GM, {"player_id": "{owner_player}", "item": "item.bandages"}),
-    ("GET", API + C + "/ledger"): Read("api", PLAYERS, _s("ledger", "gold"), variants=(V(), OWNER_COMPANY, OTHER_COMPANY)),
+    ("GET", API + C + "/ledger"): Read("api", PLAYERS, _s("ledger", "gold", "transfer"), variants=(V(), OWNER_COMPANY, OTHER_COMPANY), check="ledger",
+                                       why="a mission-alliance fee before Battles is its payer's alone (R8.8)"),
     ("POST", API + C + "/ledger/adjustments"): Action(GM, {"player_id": "{owner_player}", "amount": 5, "reason": "Matrix"}),
     ("GET", API + C + "/events"): Read("api", MEMBERS),
     ("POST", API + C + "/events"): Action(GM, {"place_id": "{place}", "title": "Matrix event"}),
@@ -267,13 +309,39 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("POST", API + C + "/ransoms/{rid}/offer"): Action(OTHER, {"price": 5}, why="the captor"),
     ("POST", API + C + "/ransoms/{rid}/pay"): Action(OWNER, why="the prisoner's owner"),
     ("POST", API + C + "/ransoms/{rid}/refuse"): Action(OWNER, why="the prisoner's owner"),
+    ("GET", API + C + "/guilds"): Read("api", MEMBERS, check="guilds", why="public; requests checked row by row"),
+    ("POST", API + C + "/guilds"): Action(PLAYERS, {"name": "Matrix new guild"}),
+    ("POST", API + C + "/guilds/{gid}/requests"): Action(PLAYERS),
+    ("POST", API + C + "/guilds/{gid}/requests/{rid}/accept"): Action(OTHER, params=REQUEST, why="the founder decides"),
+    ("POST", API + C + "/guilds/{gid}/requests/{rid}/reject"): Action(OTHER, params=REQUEST, why="the founder decides"),
+    ("POST", API + C + "/guilds/{gid}/invitations"): Action(OTHER, {"player_id": "{owner_player}"}, why="the founder invites"),
+    ("POST", API + C + "/guilds/{gid}/invitations/{iid}/accept"): Action(NOBODY, params=INVITATION, why="the invitee (the ally)"),
+    ("POST", API + C + "/guilds/{gid}/invitations/{iid}/decline"): Action(NOBODY, params=INVITATION, why="the invitee (the ally)"),
+    ("POST", API + C + "/guilds/{gid}/upgrade"): Action(OTHER, why="the founder"),
+    ("POST", API + C + "/guilds/{gid}/leave"): Action(NOBODY, why="a member who is not the founder: no role is one"),
+    ("DELETE", API + C + "/guilds/{gid}"): Action(OTHER, why="the founder"),
+    ("PUT", API + C + "/warbands/{wid}/position"): Action(GM, {"place_id": "{place_b}"}, why="the GM places a warband (movement, R9.8)"),
+    ("GET", API + C + "/transfers"): Read("api", PLAYERS, _s("transfer")),
+    ("POST", API + C + "/transfers"): Action(PLAYERS, {"to_player_id": "{other_player}", "amount": 5, "note": "Matrix"}),
+    ("GET", API + C + "/letters"): Read("api", MEMBERS, _s("letter"), variants=(V(), V("?box=in"), V("?box=out"))),
+    ("POST", API + C + "/letters"): Action(MEMBERS, {"to_player_id": "{other_player}", "subject": "Matrix", "body": "Matrix"}),
+    ("GET", API + C + "/letters/{lid}"): Read("api", OWNER, _s("letter"), variants=(
+        V(), V(params=(("lid", "letter_gm"),), who=frozenset({"other", "gm"})))),
+    ("POST", API + C + "/letters/{lid}/read"): Action(GM, params=(("lid", "letter_gm"),), why="the recipient"),
+    ("POST", API + C + "/letters/{lid}/unread"): Action(GM, params=(("lid", "letter_gm"),), why="the recipient"),
+    ("POST", API + C + "/letters/{lid}/reply"): Action(frozenset({"other", "gm"}), {"body": "Matrix"}, params=(("lid", "letter_gm"),)),
+    ("GET", API + C + "/alliances"): Read("api", MEMBERS, _s("alliance"), check="alliances", why="ids only: checked row by row"),
+    ("POST", API + C + "/alliances"): Action(PLAYERS, {"event_id": "{event}", "invite_player_ids": ["{other_player}"]}),
+    ("POST", API + C + "/alliances/{aid}/accept"): Action(NOBODY, why="an invitee: the owner is its initiator, the ally accepted"),
+    ("POST", API + C + "/alliances/{aid}/decline"): Action(NOBODY, why="an invitee: the owner is its initiator, the ally accepted"),
+    ("POST", API + C + "/alliances/{aid}/withdraw"): Action(OWNER, why="a member"),
 }
 
 # Path parameters and the ids of the planted worlds they take (an entry may choose others).
 # "=value" is the value itself.
 PARAMS = {"cid": "cid", "pid": "place", "eid": "event", "wid": "warband", "bid": "battle", "mid": "model",
           "iid": "item", "rid": "ransom", "path_id": "path", "target": "=top", "token_id": "token_id",
-          "step": "=1", "key": "=orcs", "name": "media"}
+          "step": "=1", "key": "=orcs", "name": "media", "gid": "guild", "aid": "alliance", "lid": "letter"}
 
 
 @dataclass

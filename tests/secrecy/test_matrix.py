@@ -187,28 +187,66 @@ def _get(c: Cast, role: str, url: str, *, api: bool, htmx: bool):
     return c.pages[role].get(url, headers={"HX-Request": "true"} if htmx else {}, follow_redirects=True)
 
 
-def _structural(check: str | None, world: World, role: str, body: str, c: Cast) -> list[str]:
-    """Answers made of ids only (no text to plant a marker in), checked row by row."""
+# The ledger's words for a mission-alliance fee in the planted (English, "guild") campaigns.
+ALLIANCE_FEE_LABEL = "Mission alliance fee"
+
+
+def _structural(check: str | None, world: World, role: str, body: str, c: Cast) -> tuple[list[str], set[str]]:
+    """Answers made of ids only (no text to plant a marker in), checked row by row: the
+    problems found, and the kinds of secret legitimately seen."""
     if check is None:
-        return []
-    data = json.loads(body)
+        return [], set()
+    data = json.loads(body) if body.lstrip().startswith(("{", "[")) else None
     players = c.player_ids[world.name]
     own = players.get(role)
-    problems = []
+    problems: list[str] = []
+    seen: set[str] = set()
     if check == "orders" and world.name == "orders":  # before Battles: own orders only (R4.7)
-        seen = {row["player_id"] for row in data}
+        seen_rows = {row["player_id"] for row in data}
         allowed = set(players.values()) if role == "gm" else ({own} if own else set())
-        if not seen <= allowed:
-            problems.append(f"sees the orders of players {sorted(seen - allowed)}")
-        if role in ("owner", "gm") and players["owner"] not in seen:
+        if not seen_rows <= allowed:
+            problems.append(f"sees the orders of players {sorted(seen_rows - allowed)}")
+        if role in ("owner", "gm") and players["owner"] not in seen_rows:
             problems.append("does not see the owner's order (the check cannot fail)")
     if check == "settlements" and world.name == "settlement":  # own settlements; all for the GM
         rows = data["closed"] + data["pending"]
-        seen = {row["player_id"] for row in rows}
+        seen_rows = {row["player_id"] for row in rows}
         allowed = set(players.values()) if role == "gm" else ({own} if own else set())
-        if not seen <= allowed:
-            problems.append(f"sees the settlements of players {sorted(seen - allowed)}")
-    return problems
+        if not seen_rows <= allowed:
+            problems.append(f"sees the settlements of players {sorted(seen_rows - allowed)}")
+    if check == "alliances":  # R8.8: members and invitees only until Battles, then everybody
+        planted = [m for m in c.markers if m.kind == "alliance" and m.world == world.name]
+        ids = {row["id"] for row in data}
+        known = {world.ids["alliance"]} if planted else set()
+        if ids - known:
+            problems.append(f"LEAK sees mission alliances {sorted(ids - known)} that were not planted in this campaign")
+        for marker in planted:
+            allowed = role in ORACLE["alliance"](marker)
+            if world.ids["alliance"] in ids:
+                if allowed:
+                    seen.add("alliance")
+                else:
+                    problems.append(f"LEAK sees the owner's mission alliance ({world.name}): the oracle does not let {role} see it")
+            elif allowed:
+                problems.append("does not see the owner's mission alliance (the check cannot fail)")
+    if check == "guilds" and "guild" in world.ids:  # a request or invitation: the founder and the player it concerns
+        for guild in data:
+            for r in guild["requests"]:
+                if own is None or own not in (r["player_id"], guild["founder_player_id"]):
+                    problems.append(f"LEAK sees the {r['kind']} of player {r['player_id']} to {guild['name']}")
+        mine = [r["id"] for g in data for r in g["requests"]]
+        expected = {"owner": [world.ids["guild_request"]], "other": [world.ids["guild_request"], world.ids["guild_invitation"]]}
+        if role in expected and sorted(mine) != sorted(expected[role]):
+            problems.append(f"sees the guild's requests {mine}, expected {expected[role]} (the check cannot fail)")
+    if check == "ledger":  # R8.8: a mission-alliance fee before Battles is its payer's alone (not the GM's)
+        secret = any(m.kind == "alliance" and m.world == world.name and not m.revealed for m in c.markers)
+        if secret:
+            fee = ("alliance_fee" in [e["kind"] for e in data["items"]]) if data is not None else ALLIANCE_FEE_LABEL in body
+            if fee and role != "owner":
+                problems.append(f"LEAK shows a mission-alliance fee before Battles to {role}")
+            if not fee and role == "owner":
+                problems.append("does not show the owner their own mission-alliance fee (the check cannot fail)")
+    return problems, seen
 
 
 def _read_one(c: Cast, walk: Walk, method_path, entry: Read, variant: V, world: World, role: str, *, htmx: bool) -> None:
@@ -244,7 +282,10 @@ def _read_one(c: Cast, walk: Walk, method_path, entry: Read, variant: V, world: 
             why = "the route may not show it" if marker.kind not in shows else f"the oracle does not let {role} see it"
             walk.fail(f"LEAK {label}: shows {marker.text!r} ({marker.kind} of the {marker.owner}, {marker.world}): {why}")
     if r.status_code < 400:
-        walk.problems.extend(f"{label}: {p}" for p in _structural(entry.check, world, seen_as, body, c))
+        problems, kinds = _structural(entry.check, world, seen_as, body, c)
+        walk.problems.extend(f"{label}: {p}" for p in problems)
+        for kind in kinds & shows:
+            walk.seen[(method_path, kind)] = True
 
 
 def walk_reads(cast: Cast, only: set | None = None) -> Walk:
@@ -397,7 +438,7 @@ def test_r11_2_r11_5_every_write_refused_to_those_who_may_not_make_it_changes_no
 ONLOOKERS = ("other", "invited", "outsider", "anonymous")
 
 
-def _views(cast: Cast, world: World) -> dict:
+def _views(cast: Cast, world: World, onlookers=ONLOOKERS) -> dict:
     """Every answer of every readable route of this campaign (and the global ones) as the
     onlookers get it."""
     views = {}
@@ -408,7 +449,7 @@ def _views(cast: Cast, world: World) -> dict:
             url = url_for(path, world, variant.params, variant.query)
             if url is None:
                 continue
-            for role in ONLOOKERS:
+            for role in onlookers:
                 for htmx in (False,) if path.startswith(API) else (False, True):
                     r = _get(cast, role, url, api=path.startswith(API), htmx=htmx)
                     views[(url, role, htmx)] = (r.status_code, r.text)
@@ -434,3 +475,52 @@ def test_r4_7_r11_2_a_secret_changing_changes_nothing_that_others_see(cast, clie
     changed = [f"GET {url}{' (htmx)' if htmx else ''} as {role}" for (url, role, htmx), answer in before.items()
                if after[(url, role, htmx)] != answer]
     assert not changed, "the owner's secrets changed what others see:\n" + "\n".join(changed)
+
+
+def test_r8_8_r11_2_mission_alliances_made_and_answered_change_nothing_the_gm_or_other_players_see(cast, client):
+    """Until Battles a mission alliance is its members' and invitees' alone (R8.8), not the
+    GM's (R11.2): while the owner and the ally (a third player) make, accept, withdraw from and
+    decline alliances — paying their fees — every page, partial, count, map, chronicle,
+    dashboard and API answer is the same for the GM and for the other player as before."""
+    world = cast.worlds["orders"]
+    cid, owner, ally = world.cid, cast.api["owner"], cast.api["ally"]
+    url = f"/api/v1/campaigns/{cid}/alliances"
+    onlookers = ("gm", "other")
+    before = _views(cast, world, onlookers)
+    made = client.post(url, json={"event_id": world.ids["event_b"], "invite_player_ids": [world.ids["ally_player"]]}, headers=owner)
+    assert made.status_code == 201, made.text
+    aid = made.json()["id"]
+    for who, step in ((ally, "accept"), (ally, "withdraw"), (owner, "withdraw")):
+        r = client.post(f"{url}/{aid}/{step}", headers=who)
+        assert r.status_code < 300, (step, r.text)
+    again = client.post(url, json={"event_id": world.ids["event_b"], "invite_player_ids": [world.ids["owner_player"]]}, headers=ally)
+    assert again.status_code == 201, again.text
+    assert client.post(f"{url}/{again.json()['id']}/decline", headers=owner).status_code == 204
+    fees = [e for e in client.get(f"/api/v1/campaigns/{cid}/ledger", headers=owner).json()["items"] if e["kind"] == "alliance_fee"]
+    assert len(fees) == 2  # the planted alliance's and this one's: the secret did change
+    after = _views(cast, world, onlookers)
+    changed = [f"GET {url}{' (htmx)' if htmx else ''} as {role}" for (url, role, htmx), answer in before.items()
+               if after[(url, role, htmx)] != answer]
+    assert not changed, "mission alliances changed what the GM or another player sees:\n" + "\n".join(changed)
+
+
+ALLIANCE_ROUTES = {("GET", "/campaigns/{cid}/alliances"), ("GET", API + "/campaigns/{cid}/alliances"),
+                   ("GET", "/campaigns/{cid}/ledger"), ("GET", API + "/campaigns/{cid}/ledger")}
+
+
+def test_r8_8_the_matrix_fails_when_mission_alliances_leak(cast, monkeypatch):
+    """The walk can fail: with every round's Battles taken as begun (a broken visibility rule),
+    the other player and the GM see the owner's mission alliance before Battles, on its page and
+    in the API, and the GM sees its fee in the owner's ledger."""
+    from app import visibility
+    from app.alliances import pages
+
+    monkeypatch.setattr(visibility, "orders_public", lambda campaign, round_: True)
+    monkeypatch.setattr(pages, "orders_public", lambda campaign, round_: True)
+    problems = walk_reads(cast, ALLIANCE_ROUTES).problems
+    assert any(p.startswith("LEAK GET /campaigns/2/alliances [orders] as other: shows 'data-alliance=") for p in problems), problems
+    assert any(p.startswith("GET /api/v1/campaigns/2/alliances [orders] as gm: LEAK sees the owner's mission alliance")
+               for p in problems), problems
+    assert any("/api/v1/campaigns/2/ledger?player_id=" in p and "as gm: LEAK shows a mission-alliance fee" in p for p in problems), problems
+    assert any("/campaigns/2/ledger?player_id=" in p and "as gm: LEAK shows a mission-alliance fee" in p and "/api/" not in p
+               for p in problems), problems

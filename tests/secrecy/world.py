@@ -4,10 +4,15 @@ unique marker strings planted where each secret lives (SPEC R11.2):
 - **setup**: players have joined (gold credited), a third user is invited and has not
   answered; the GM adjusted the first player's gold with a reason.
 - **orders**: round 1 in Orders; each player's warband is sent (the order is secret) and the
-  first player keeps a second warband at home; the GM adjusted the first player's gold.
+  first player keeps a second warband at home; the GM adjusted the first player's gold. A
+  third player (the *ally*, none of the six roles) is in the first player's mission alliance
+  for the event (secret to everybody else, the GM too, until Battles: R8.8); the other player
+  founded a guild (public) that the first player asked to join and that invited the ally
+  (a request or invitation is seen by the founder and the player it concerns).
 - **settlement**: the two players fought and the round is in Settlement; the first player's
   settlement names a permanent injury and a model captured by the other player, who named a
-  ransom.
+  ransom. The first player and the ally made a mission alliance for the event before Battles:
+  it is public now (R8.8).
 
 The same six people look at all three: the owner (the first player), another player, the GM,
 an invited user (pending in *setup*; lapsed in the others, since hideout selection closes the
@@ -23,6 +28,7 @@ from tests.web.helpers import login
 
 ROLES = ("owner", "other", "gm", "invited", "outsider", "anonymous")
 NICKNAMES = {"owner": "mx-owner", "other": "mx-other", "gm": "mx-gm", "invited": "mx-invited", "outsider": "mx-outsider"}
+ALLY = "mx-ally"  # a third player in some campaigns, for the owner's mission alliance; not one of the roles
 ORCS = ("orcs.krusher", "orcs.ax", "orcs.ax")
 BASILEANS = ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms")
 
@@ -37,6 +43,8 @@ class Marker:
     world: str
     owner: str = "owner"  # the role whose secret it is
     captor: str | None = None  # ransoms: the other party
+    allies: tuple[str, ...] = ()  # mission alliances: the other members and invitees
+    revealed: bool = False  # mission alliances: its round's Battles have begun
 
     def found_in(self, body: str) -> bool:
         if self.text.isdigit():
@@ -60,6 +68,15 @@ ORACLE = {
     "settlement": lambda m: {m.owner, "gm"},
     # V12: a ransom — the prisoner's owner, its captor and the GM.
     "ransom": lambda m: {m.owner, m.captor, "gm"},
+    # R8.8, R11.2: a mission alliance before Battles — its members and invitees only, not the
+    # GM, not other players; from its round's Battles on, every member of the campaign. Its
+    # marker is `data-alliance="<id>"`, which every page that shows an alliance carries, and
+    # its id in the API (a structural check, test_matrix.py).
+    "alliance": lambda m: {m.owner, *m.allies} | ({"owner", "other", "gm"} if m.revealed else set()),
+    # R8.11: a gold transfer — its two parties only, never the GM (its note is the marker).
+    "transfer": lambda m: {m.owner, *m.allies},
+    # R8.12: a letter — its sender and its recipient (the GM only when a party).
+    "letter": lambda m: {m.owner, *m.allies},
 }
 
 
@@ -96,6 +113,8 @@ def cast(client, make_client) -> Cast:
         register(client, nickname)
         api[role] = token_headers(client, nickname)
     api["anonymous"] = {}
+    register(client, ALLY)
+    api["ally"] = token_headers(client, ALLY)  # not a role: never walked, only acts
     pages = {}
     for role, nickname in NICKNAMES.items():
         pages[role] = make_client()
@@ -105,12 +124,17 @@ def cast(client, make_client) -> Cast:
     return Cast(api=api, pages=pages)
 
 
-def _campaign(client, c: Cast, name: str, n_places: int = 4, **extra) -> tuple[int, list[dict]]:
+def _campaign(client, c: Cast, name: str, n_places: int = 4, ally: bool = False, **extra) -> tuple[int, list[dict]]:
+    """With `ally`, the ally is invited too and a last place is the ally's hideout."""
     gm = c.api["gm"]
-    cid = create_campaign(client, gm, name=name, max_players=3, starting_gold=400, **extra)["id"]
+    cid = create_campaign(client, gm, name=name, max_players=4 if ally else 3, starting_gold=400, **extra)["id"]
     places = [add_place(client, gm, cid, f"{name} place {i}", hideout_slot=i < 2) for i in range(n_places)]
-    for role in ("owner", "other", "invited"):
-        _ok(client.post(f"/api/v1/campaigns/{cid}/invitations", json={"nickname": NICKNAMES[role]}, headers=gm), 201)
+    nicknames = [NICKNAMES[role] for role in ("owner", "other", "invited")]
+    if ally:
+        places.append(add_place(client, gm, cid, f"{name} place {n_places}", hideout_slot=True))
+        nicknames.append(ALLY)
+    for nickname in nicknames:
+        _ok(client.post(f"/api/v1/campaigns/{cid}/invitations", json={"nickname": nickname}, headers=gm), 201)
     return cid, places
 
 
@@ -119,6 +143,11 @@ def _accept(client, c: Cast, world: str, cid: int) -> None:
     for role in ("owner", "other"):
         joined = _ok(client.post(f"/api/v1/campaigns/{cid}/invitations/accept", headers=c.api[role]))
         c.player_ids[world][role] = joined["player_id"]
+
+
+def _accept_ally(client, c: Cast, cid: int) -> int:
+    """The ally joins (a player, but not one of the roles: kept out of `player_ids`)."""
+    return _ok(client.post(f"/api/v1/campaigns/{cid}/invitations/accept", headers=c.api["ally"]))["player_id"]
 
 
 def _adjust(client, c: Cast, world: str, cid: int, role: str, amount: int, reason: str) -> None:
@@ -135,12 +164,26 @@ def _set_gold(client, c: Cast, world: str, cid: int, role: str, target: int, rea
     assert _gold(client, c, cid, role) == target
 
 
-def _run(client, c: Cast, cid: int, places: list[dict], world: str) -> None:
+def _run(client, c: Cast, cid: int, places: list[dict], world: str, ally: bool = False) -> None:
     gm = c.api["gm"]
     _ok(client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm))
     for role, place in zip(("owner", "other"), places):
         _ok(client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=c.api[role]), 201)
+    if ally:
+        _ok(client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": places[-1]["id"]}, headers=c.api["ally"]), 201)
     _ok(client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm))
+
+
+def _alliance(client, c: Cast, cid: int, event_id: int, ally_player: int) -> int:
+    """The owner makes a mission alliance for the event, inviting the ally, who accepts; both pay."""
+    body = {"event_id": event_id, "invite_player_ids": [ally_player]}
+    aid = _ok(client.post(f"/api/v1/campaigns/{cid}/alliances", json=body, headers=c.api["owner"]), 201)["id"]
+    _ok(client.post(f"/api/v1/campaigns/{cid}/alliances/{aid}/accept", headers=c.api["ally"]))
+    return aid
+
+
+def alliance_marker(aid: int, world: str, revealed: bool = False) -> Marker:
+    return Marker(f'data-alliance="{aid}"', "alliance", world, allies=("ally",), revealed=revealed)
 
 
 def _phase(client, c: Cast, cid: int, phase: str) -> None:
@@ -191,7 +234,7 @@ def setup_world(client, c: Cast) -> World:
 
 
 def orders_world(client, c: Cast) -> World:
-    cid, places = _campaign(client, c, "Matrix Orders", modules={"paths": True})
+    cid, places = _campaign(client, c, "Matrix Orders", ally=True, modules={"paths": True})
     gm = c.api["gm"]
     path_ids = [_ok(client.post(f"/api/v1/campaigns/{cid}/paths", json={"from_id": places[a]["id"], "to_id": places[b]["id"]},
                                 headers=gm), 201)["id"] for a, b in ((0, 2), (1, 3))]
@@ -202,26 +245,48 @@ def orders_world(client, c: Cast) -> World:
                         headers=gm)
     _ok(inside)
     _accept(client, c, "orders", cid)
-    _run(client, c, cid, places, "orders")
+    ally = _accept_ally(client, c, cid)
+    _run(client, c, cid, places, "orders", ally=True)
     event = _ok(client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": places[2]["id"], "title": "Matrix ambush"},
                             headers=gm), 201)
+    # A second event, at the ally's hideout where nobody goes, for alliances made in the tests.
+    event_b = _ok(client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": places[4]["id"], "title": "Matrix watch"},
+                              headers=gm), 201)
     mine = _buy(client, c, cid, "owner", ORCS + ORCS, faction="orcs")
     theirs = _buy(client, c, cid, "other", BASILEANS, faction="basileans")
     item = _item(client, c, cid, "owner")
     sent = _warband(client, c, cid, "owner", mine[:3], "SECRET-ORDER-7f3a")
     home = _warband(client, c, cid, "owner", mine[3:], "SECRET-BAND-2c5e")
     other_sent = _warband(client, c, cid, "other", theirs, "SECRET-ORDER-b04d")
+    # The other player's guild, which the owner asked to join (paid) and which invited the ally.
+    guild = _ok(client.post(f"/api/v1/campaigns/{cid}/guilds", json={"name": "Matrix Guild"}, headers=c.api["other"]), 201)["id"]
+    request = _ok(client.post(f"/api/v1/campaigns/{cid}/guilds/{guild}/requests", headers=c.api["owner"]), 201)["id"]
+    invitation = _ok(client.post(f"/api/v1/campaigns/{cid}/guilds/{guild}/invitations", json={"player_id": ally},
+                                 headers=c.api["other"]), 201)["id"]
+    alliance = _alliance(client, c, cid, event["id"], ally)
     _phase(client, c, cid, "orders")
     _ok(client.put(f"/api/v1/campaigns/{cid}/warbands/{sent}/order", json={"event_id": event["id"]}, headers=c.api["owner"]))
     _ok(client.put(f"/api/v1/campaigns/{cid}/warbands/{other_sent}/order", json={"place_id": places[3]["id"]},
                    headers=c.api["other"]))
+    # The ally sends the owner gold with a note (R8.11): only the two of them see it.
+    _ok(client.post(f"/api/v1/campaigns/{cid}/transfers", json={"to_player_id": c.player_ids["orders"]["owner"], "amount": 17,
+                                                                "note": "SECRET-TRANSFER-4e7a"}, headers=c.api["ally"]), 201)
+    # Letters (R8.12): the owner writes to the ally; the other player writes to the GM.
+    letter = _ok(client.post(f"/api/v1/campaigns/{cid}/letters", json={"to_player_id": ally, "subject": "SECRET-LETTER-8d2f",
+                                                                       "body": "SECRET-LETTERBODY-1a9c"}, headers=c.api["owner"]), 201)["id"]
+    letter_gm = _ok(client.post(f"/api/v1/campaigns/{cid}/letters", json={"to_gm": True, "subject": "SECRET-LETTER-g3c1",
+                                                                          "body": "SECRET-LETTERBODY-g4d2"}, headers=c.api["other"]), 201)["id"]
+    # Read already, so that the walk's own visits (opening a letter marks it read) change nothing.
+    _ok(client.post(f"/api/v1/campaigns/{cid}/letters/{letter_gm}/read", headers=c.api["gm"]))
     _set_gold(client, c, "orders", cid, "owner", 733, "SECRET-LEDGER-91bc")
     _set_gold(client, c, "orders", cid, "other", 629, "SECRET-LEDGER-o1b2")
     w = World("orders", cid, ids={
         "place": places[2]["id"], "place_b": places[3]["id"], "event": event["id"], "warband": sent, "warband_home": home,
         "other_warband": other_sent, "model": mine[0]["id"], "other_model": theirs[0]["id"], "item": item,
         "path": path_ids[0], "media": media, "place_a": places[0]["id"], "place_map": places[2]["id"],
-        "owner_player": c.player_ids["orders"]["owner"], "other_player": c.player_ids["orders"]["other"]})
+        "owner_player": c.player_ids["orders"]["owner"], "other_player": c.player_ids["orders"]["other"],
+        "ally_player": ally, "event_b": event_b["id"], "alliance": alliance, "guild": guild, "guild_request": request,
+        "guild_invitation": invitation, "letter": letter, "letter_gm": letter_gm})
     w.markers = [
         Marker("SECRET-ORDER-7f3a", "order", "orders"),
         Marker("SECRET-ORDER-b04d", "order", "orders", owner="other"),
@@ -230,17 +295,25 @@ def orders_world(client, c: Cast) -> World:
         Marker("SECRET-LEDGER-o1b2", "ledger", "orders", owner="other"),
         Marker("733", "gold", "orders"),
         Marker("629", "gold", "orders", owner="other"),
+        alliance_marker(alliance, "orders"),
+        Marker("SECRET-TRANSFER-4e7a", "transfer", "orders"),
+        Marker("SECRET-LETTER-8d2f", "letter", "orders"),
+        Marker("SECRET-LETTERBODY-1a9c", "letter", "orders"),
+        Marker("SECRET-LETTER-g3c1", "letter", "orders", owner="other", allies=("gm",)),
+        Marker("SECRET-LETTERBODY-g4d2", "letter", "orders", owner="other", allies=("gm",)),
     ]
     return w
 
 
 def settlement_world(client, c: Cast) -> World:
-    cid, places = _campaign(client, c, "Matrix Settlement")
+    cid, places = _campaign(client, c, "Matrix Settlement", ally=True)
     _accept(client, c, "settlement", cid)
-    _run(client, c, cid, places, "settlement")
+    ally = _accept_ally(client, c, cid)
+    _run(client, c, cid, places, "settlement", ally=True)
     gm = c.api["gm"]
     event = _ok(client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": places[2]["id"], "title": "Matrix field"},
                             headers=gm), 201)
+    alliance = _alliance(client, c, cid, event["id"], ally)  # revealed when Battles begin
     mine = _buy(client, c, cid, "owner", ORCS + ORCS, faction="orcs")
     theirs = _buy(client, c, cid, "other", BASILEANS, faction="basileans")
     item = _item(client, c, cid, "owner")
@@ -273,7 +346,7 @@ def settlement_world(client, c: Cast) -> World:
         "place": places[2]["id"], "place_b": places[3]["id"], "event": event["id"], "battle": bid, "warband": fought,
         "warband_home": home, "other_warband": other_fought, "model": mine[3]["id"], "other_model": theirs[0]["id"],
         "injured_model": mine[0]["id"], "item": item, "ransom": ransom["id"], "owner_player": c.player_ids["settlement"]["owner"],
-        "other_player": c.player_ids["settlement"]["other"]})
+        "other_player": c.player_ids["settlement"]["other"], "ally_player": ally, "alliance": alliance})
     w.markers = [
         Marker("SECRET-INJURY-5d21", "settlement", "settlement"),
         Marker("SECRET-INJURY-b7e3", "settlement", "settlement", owner="other"),
@@ -283,6 +356,7 @@ def settlement_world(client, c: Cast) -> World:
         Marker("SECRET-LEDGER-w2b4", "ledger", "settlement", owner="other"),
         Marker("517", "gold", "settlement"),
         Marker("463", "gold", "settlement", owner="other"),
+        alliance_marker(alliance, "settlement", revealed=True),
     ]
     return w
 

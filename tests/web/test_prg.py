@@ -48,8 +48,20 @@ PRG_ROUTES = {
     # settlement and Twilight (tests/web/test_settlement_pages.py)
     "/campaigns/{cid}/battles/{bid}/settlements/{wid}", "/campaigns/{cid}/battles/{bid}/settlements/{wid}/reopen",
     "/campaigns/{cid}/ransoms/{rid}/{decision}", "/campaigns/{cid}/twilight/choices",
+    # guilds and mission alliances (tests/web/test_guild_pages.py, test_alliance_pages.py)
+    "/campaigns/{cid}/guilds", "/campaigns/{cid}/guilds/{gid}/requests", "/campaigns/{cid}/guilds/{gid}/requests/{rid}/{decision}",
+    "/campaigns/{cid}/guilds/{gid}/invitations", "/campaigns/{cid}/guilds/{gid}/invitations/{iid}/{decision}",
+    "/campaigns/{cid}/guilds/{gid}/upgrade", "/campaigns/{cid}/guilds/{gid}/leave", "/campaigns/{cid}/guilds/{gid}/dissolve",
+    "/campaigns/{cid}/alliances", "/campaigns/{cid}/alliances/{aid}/accept", "/campaigns/{cid}/alliances/{aid}/decline",
+    "/campaigns/{cid}/alliances/{aid}/withdraw",
+    # gold transfers and letters (tests/web/test_transfer_pages.py, test_letter_pages.py)
+    "/campaigns/{cid}/transfers", "/campaigns/{cid}/letters", "/campaigns/{cid}/letters/{lid}/reply",
+    "/campaigns/{cid}/letters/{lid}/read", "/campaigns/{cid}/letters/{lid}/unread",
+    # warband movement (tests/web/test_movement_pages.py)
+    "/campaigns/{cid}/warbands/{wid}/position",
 }
 NOT_PRG = {
+    "/campaigns/{cid}/letters/preview": "the compose/reply preview changes nothing: it shows the form again with the body as it will be read",
     "/campaigns/{cid}/warbands/check": "the builder's live check changes nothing: it answers the check (a partial with htmx)",
     "/campaigns/{cid}/places/{pid}/move": "dragging a marker (map.js fetch) answers 204; the map says Saved itself",
 }
