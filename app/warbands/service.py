@@ -228,9 +228,11 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
     if name is not None:
         warband.name = name.strip()
     if model_ids is not None or mercenary_key is not False:
-        movement.require_in_hideout(session, viewer.campaign, warband)
         current = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
         key = warband.mercenary_key if mercenary_key is False else mercenary_key
+        # The builder posts the whole roster with a rename: only a real change needs a hideout (R9.8).
+        if (model_ids is not None and set(model_ids) != set(current)) or key != warband.mercenary_key:
+            movement.require_in_hideout(session, viewer.campaign, warband)
         members, mercenary = _resolve(session, viewer, current if model_ids is None else model_ids, key, catalog, warband.id)
         _check(session, viewer, members, mercenary, catalog)
         _apply(session, warband, members, mercenary)

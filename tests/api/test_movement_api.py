@@ -438,6 +438,9 @@ def test_r9_8_a_warband_away_from_its_hideouts_keeps_its_roster_and_items(client
     assert (m.warbands(0), m.get(0, "/company").json()) == before
     # A name is no roster; a model outside the warband is free.
     assert m.patch(0, url, {"name": "Wanderers"}).json()["name"] == "Wanderers"
+    # ... also when the same roster comes with it (the builder posts the whole form).
+    r = m.patch(0, url, {"name": "Far Wanderers", "model_ids": [ax["id"], krusher["id"]]})
+    assert r.status_code == 200 and r.json()["name"] == "Far Wanderers", r.text
     assert m.put(0, f"/company/items/{potion['id']}", {"model_id": spare["id"]}).status_code == 200
     # Back in a hideout it may change again.
     m.placed(raiders["id"], m.places["Ash"])
