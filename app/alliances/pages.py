@@ -73,10 +73,6 @@ def _words(request: Request, campaign) -> dict[str, str]:
     return {k: v for k, v in words.items() if k.lower().startswith("alliance")}
 
 
-def _names(session, cid: int) -> dict[int, str]:
-    return {p.player_id: p.nickname for p in campaigns.players(session, cid)}
-
-
 # --- the alliances page ----------------------------------------------------------------------
 
 
@@ -86,7 +82,7 @@ def _page(request, session, user, cid, status_code=200, *, chosen_event: int | N
     campaign = viewer.campaign
     views = service.alliances(session, viewer)  # 409 module_disabled with the module off
     me = viewer.player.id if viewer.player else None
-    names = _names(session, cid)
+    names = campaigns.nicknames(session, cid)
     current = [v for v in views if v.alliance.round == campaign.round]
     waiting = [v for v in current if v.alliance.status == "active" and _status(v, me) == "invited"] if _open(campaign) else []
     mine = [v for v in current if _status(v, me) == "member"]
@@ -159,7 +155,7 @@ def create(cid: PathId, request: Request, user: PageLogin, session: SessionDep, 
     if fee and not confirmed(form):
         return _ask(request, session, user, cid, form, CONFIRM_CREATE, {"event": title, "n": fee},
                     cancel=f"/campaigns/{cid}/alliances?event={alliance.event_id}")
-    names = _names(session, cid)
+    names = campaigns.nicknames(session, cid)
     invited = ", ".join(names.get(p, "?") for p in sorted(set(body.invite_player_ids)))
     return flash.redirect(request, f"/campaigns/{cid}/alliances#alliance-{alliance.id}",
                           N_("%(Alliance)s for %(event)s made: %(names)s invited; you paid %(n)s gold."),
@@ -220,7 +216,7 @@ def dashboard_panel(session, viewer: Viewer):
     if viewer.player is None or not _open(viewer.campaign):
         return None
     waiting = service.waiting(session, viewer)
-    return "alliances/_dashboard.html", {"waiting": waiting, "names": _names(session, viewer.campaign.id) if waiting else {}}
+    return "alliances/_dashboard.html", {"waiting": waiting, "names": campaigns.nicknames(session, viewer.campaign.id) if waiting else {}}
 
 
 campaign_pages.add_dashboard_panel(dashboard_panel)
@@ -246,7 +242,7 @@ class Pacts:
 
     @cached_property
     def names(self) -> dict[int, str]:
-        return _names(self._session, self._viewer.campaign.id) if self._own else {}
+        return campaigns.nicknames(self._session, self._viewer.campaign.id) if self._own else {}
 
     @cached_property
     def in_guild(self) -> bool:

@@ -92,23 +92,25 @@ def _acting(session: Session, actor: User, campaign_id: int) -> Viewer:
     return viewer
 
 
-def _not_in_guild(session: Session, campaign: Campaign, player_id: int, nickname: str) -> None:
-    """R8.9: guild members are loyal to their guild and make no mission alliances."""
-    if campaign.modules.get(guilds.MODULE) and guilds.guild_ids_of_players(session, campaign.id).get(player_id):
-        raise refuse(campaign, "alliance_guild_member", nickname=nickname)
+def _not_in_guild(session: Session, campaign: Campaign, players: dict[int, str]) -> None:
+    """R8.9: guild members are loyal to their guild and make no mission alliances
+    (`players`: id -> nickname of those to check; one statement for all of them)."""
+    if not campaign.modules.get(guilds.MODULE):
+        return
+    guild_of = guilds.guild_ids_of_players(session, campaign.id)
+    for player_id, nickname in players.items():
+        if guild_of.get(player_id):
+            raise refuse(campaign, "alliance_guild_member", nickname=nickname)
 
 
-def _at_event(session: Session, campaign: Campaign, event_id: int, player_id: int) -> bool:
-    """Already a member of a live mission alliance for this event (one side per event)."""
-    return session.exec(
-        select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
-        .where(Alliance.event_id == event_id, Alliance.round == campaign.round, Alliance.status == "active",
-               AllianceMember.player_id == player_id, AllianceMember.status == "member")
-    ).first() is not None
-
-
-def _names(session: Session, campaign_id: int) -> dict[int, str]:
-    return {p.player_id: p.nickname for p in campaigns.players(session, campaign_id)}
+def _in_live_alliance(session: Session, campaign: Campaign, player_id: int, event_id: int | None = None) -> bool:
+    """A member of a live mission alliance of this round (for this event, when given)."""
+    query = (select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
+             .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
+                    AllianceMember.player_id == player_id, AllianceMember.status == "member"))
+    if event_id is not None:
+        query = query.where(Alliance.event_id == event_id)
+    return session.exec(query).first() is not None
 
 
 def create(session: Session, *, actor: User, campaign_id: int, event_id: int, invite_player_ids: list[int]) -> Alliance:
@@ -123,14 +125,13 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
         raise refuse(campaign, "alliance_invite_self")
     if not invitees:
         raise refuse(campaign, "alliance_invite_none")
-    names = _names(session, campaign.id)
+    names = campaigns.nicknames(session, campaign.id)
     for player_id in invitees:
         if player_id not in names:
             raise DomainError("not_found")
-    _not_in_guild(session, campaign, me, actor.nickname)
-    for player_id in invitees:
-        _not_in_guild(session, campaign, player_id, names[player_id])
-    if _at_event(session, campaign, event.id, me):
+    _not_in_guild(session, campaign, {me: actor.nickname, **{p: names[p] for p in invitees}})
+    # One side per event: a player is in one live alliance for it at most.
+    if _in_live_alliance(session, campaign, me, event.id):
         raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
     alliance = Alliance(campaign_id=campaign.id, round=campaign.round, event_id=event.id, initiator_player_id=me)
     session.add(alliance)
@@ -167,8 +168,8 @@ def accept(session: Session, *, actor: User, campaign_id: int, alliance_id: int)
     alliance, member = _membership(session, campaign, alliance_id, me)
     if member.status != "invited":
         raise refuse(campaign, "alliance_not_invited")
-    _not_in_guild(session, campaign, me, actor.nickname)
-    if _at_event(session, campaign, alliance.event_id, me):
+    _not_in_guild(session, campaign, {me: actor.nickname})
+    if _in_live_alliance(session, campaign, me, alliance.event_id):
         raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
     fee = campaign.alliance_fee
     if fee:
@@ -212,7 +213,7 @@ def reveal(session: Session, campaign: Campaign, previous: str | None) -> None:
         return
     rows = session.exec(select(Alliance).where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round,
                                                Alliance.status == "active").order_by(Alliance.id)).all()
-    names = _names(session, campaign.id)
+    names = campaigns.nicknames(session, campaign.id)
     for view in _views(session, list(rows)):
         if len(view.member_ids) < 2:
             continue
@@ -247,14 +248,7 @@ def group_source(session: Session, campaign: Campaign):
 def _guild_guard(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
     """R8.9: a player in a mission alliance this round joins a guild only after it lapses
     or after withdrawing from it."""
-    if not campaign.modules.get(MODULE):
-        return
-    found = session.exec(
-        select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
-        .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
-               AllianceMember.player_id == player.id, AllianceMember.status == "member")
-    ).first()
-    if found is not None:
+    if campaign.modules.get(MODULE) and _in_live_alliance(session, campaign, player.id):
         raise refuse(campaign, "guild_in_alliance", nickname=nickname)
 
 

@@ -342,6 +342,12 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     return list(by_id.values())
 
 
+def nicknames(session: Session, campaign_id: int) -> dict[int, str]:
+    """Player id -> nickname in one statement."""
+    return dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
+                             .where(Player.campaign_id == campaign_id)).all())
+
+
 def invitations_seen_by(session: Session, viewer: Viewer) -> list[tuple[str, str]]:
     """Pending and answered invitations are the GM's to see (the players list shows players)."""
     return invitations(session, viewer.campaign.id) if viewer.is_gm else []

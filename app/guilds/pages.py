@@ -25,7 +25,7 @@ from app.core.types import PathId
 from app.guilds import rules, service
 from app.guilds.models import Guild
 from app.guilds.schemas import GuildIn, GuildInvitationIn
-from app.settlement.service import nicknames
+from app.campaigns.service import nicknames
 
 router = APIRouter()
 LABELS = {"name": N_("Name"), "player_id": N_("Player")}

@@ -57,8 +57,8 @@ def refuse(campaign: Campaign, code: str, **params) -> DomainError:
     return DomainError(code, **word_params(campaign), **params)
 
 
-def _nickname(session: Session, player_id: int) -> str:
-    return next((p.nickname for p in campaigns.players(session, session.get(Player, player_id).campaign_id) if p.player_id == player_id), "?")
+def _nickname(session: Session, campaign: Campaign, player_id: int) -> str:
+    return campaigns.nicknames(session, campaign.id).get(player_id, "?")
 
 
 # --- reading --------------------------------------------------------------------------
@@ -217,7 +217,7 @@ def invite(session: Session, *, actor: User, campaign_id: int, guild_id: int, pl
     invitee = campaign_row(session, Player, player_id, campaign.id)
     if invitee.id == viewer.player.id:
         raise refuse(campaign, "guild_invite_self")
-    nickname = _nickname(session, invitee.id)
+    nickname = _nickname(session, campaign, invitee.id)
     _may_join(session, campaign, invitee, nickname)
     _no_pending(session, campaign, guild, invitee.id, nickname)
     _require_room(session, campaign, guild)
@@ -388,7 +388,7 @@ def _admit(session: Session, campaign: Campaign, guild: Guild, offer: GuildReque
     """R8.3: the accepted player pays the entry fee, which is lost. The guild row is locked
     (and, on SQLite, the whole write), so two accepts racing for the last slot admit one."""
     player = session.exec(select(Player).where(Player.id == offer.player_id).with_for_update()).one()
-    nickname = _nickname(session, player.id)
+    nickname = _nickname(session, campaign, player.id)
     _may_join(session, campaign, player, nickname)
     _require_room(session, campaign, guild)
     fee = campaign.guild["entry_fee"]

@@ -21,7 +21,7 @@ from app.core.types import MAX_ID, PathId, QueryPage
 from app.core.validation import named, named_code, required
 from app.letters import rules, service
 from app.letters.schemas import LetterIn, ReplyIn
-from app.settlement.service import nicknames
+from app.campaigns.service import nicknames
 from app.visibility import is_letter_recipient, letter_party
 
 router = APIRouter()

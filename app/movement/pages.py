@@ -6,14 +6,13 @@ from __future__ import annotations
 from fastapi import APIRouter, Request
 
 from app.accounts.deps import PageLogin, SessionDep
-from app.campaigns import pages as campaign_pages
+from app.campaigns import pages as campaign_pages, service as campaigns
 from app.core import flash
 from app.core.errors import N_, DomainError
 from app.core.forms import Form, blank_to_none, refusal, typed, unplaced, validate
 from app.core.types import PathId
 from app.maps import map_pages, service as maps
 from app.movement import service as movement
-from app.settlement import service as settlement
 from app.warbands.schemas import PositionIn
 
 router = APIRouter()
@@ -62,7 +61,7 @@ def dashboard_panel(session, viewer):
         return "movement/_dashboard.html", {"scattered": scattered}
     places = maps.places(session, campaign.id)
     choices = sorted(maps.place_labels(places).items(), key=lambda item: item[1].lower())
-    return "movement/_dashboard.html", {"scattered": scattered, "choices": choices, "names": settlement.nicknames(session, campaign.id)}
+    return "movement/_dashboard.html", {"scattered": scattered, "choices": choices, "names": campaigns.nicknames(session, campaign.id)}
 
 
 campaign_pages.add_dashboard_panel(dashboard_panel)

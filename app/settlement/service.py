@@ -13,6 +13,7 @@ from app.accounts.models import User
 from app.battles import service as battles
 from app.battles.models import BattleWarband
 from app.campaigns import house_rules
+from app.campaigns.service import nicknames
 from app.campaigns.models import Campaign, Player
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
@@ -408,12 +409,6 @@ def pending(session: Session, campaign: Campaign, views: list[battles.BattleView
             if status != "closed":
                 result.append(Pending(v.battle.id, v.battle.place_id, w.warband_id, w.name, w.player_id, status))
     return result
-
-
-def nicknames(session: Session, campaign_id: int) -> dict[int, str]:
-    """Player id -> nickname in one statement."""
-    return dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
-                             .where(Player.campaign_id == campaign_id)).all())
 
 
 def round_settlements(session: Session, *, actor: User, campaign_id: int, round_: int | None = None) -> tuple[Viewer, list[Settlement]]:
