@@ -17,6 +17,9 @@ from app.core.settings import get_settings
 from app.demo import create_demo, demo_logins
 
 
+GRACEFUL_SECONDS = 10
+
+
 def _migrate() -> str:
     url = get_settings().resolved_database_url()
     upgrade(url)
@@ -54,8 +57,9 @@ def cmd_serve(args) -> int:
     settings = get_settings()
     configure_logging(json=settings.log_json, level=settings.log_level)
     # Uvicorn's own lines go through the same handler; requests are logged by the app.
+    # Open live streams end at once on SIGTERM (app/core/live.py); the bound is for slow requests.
     uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True,
-                log_config=None, access_log=False)
+                log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS)
     return 0
 
 

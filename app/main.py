@@ -2,7 +2,7 @@
 from __future__ import annotations
 
 import re
-
+from contextlib import asynccontextmanager
 from urllib.parse import quote
 
 import structlog
@@ -24,12 +24,14 @@ from app.gold import api as gold_api, pages as gold_pages
 from app.guilds import api as guilds_api, pages as guilds_pages
 from app.alliances import api as alliances_api, pages as alliances_pages
 from app.letters import api as letters_api, pages as letters_pages
+from app.live import api as live_api, pages as live_pages
 from app.movement import pages as movement_pages
 from app.warbands import api as warbands_api, pages as warbands_pages
 from app.rounds import api as rounds_api, pages as rounds_pages
 from app.settlement import api as settlement_api, pages as settlement_pages
 from app.maps import api as maps_api, map_pages, pages as maps_pages
 from app.core.db import make_engine
+from app.core.live import broker, close_streams_on_exit
 from app.core.errors import DomainError, detail_messages, error_responses, message_for
 from app.core.flash import clear_if_taken
 from app.core.i18n import choose_locale
@@ -177,10 +179,10 @@ def _add_headers_middleware(app: FastAPI, settings: Settings) -> None:
 
 API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
                warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api,
-               letters_api)
+               letters_api, live_api)
 PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
                 catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages,
-                letters_pages, movement_pages)
+                letters_pages, movement_pages, live_pages)
 
 
 def _add_routes(app: FastAPI) -> None:
@@ -197,6 +199,15 @@ def _add_routes(app: FastAPI) -> None:
         return HTMLResponse(html)
 
 
+@asynccontextmanager
+async def _lifespan(app: FastAPI):
+    # Under a server that handles SIGTERM (uvicorn), open live streams end at once on shutdown.
+    broker.closing = False
+    close_streams_on_exit()
+    yield
+    await broker.stop_listener()
+
+
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(
@@ -207,6 +218,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         docs_url=None,  # served from static/vendor/swagger-ui, so it works offline
         redoc_url=None,
         dependencies=[Depends(reject_nul)],
+        lifespan=_lifespan,
     )
     app.state.settings = settings
     app.state.engine = make_engine(settings.resolved_database_url())

@@ -280,3 +280,61 @@ def may_read_letter(viewer: Viewer, letter: Letter) -> bool:
 def is_letter_recipient(viewer: Viewer, letter: Letter) -> bool:
     member, me = letter_party(viewer)
     return member and letter.campaign_id == viewer.campaign.id and letter.to_player_id == me
+
+
+# --- the live stream (R11.4) -------------------------------------------------------------------
+
+from app.gold.models import Transfer  # noqa: E402
+from app.guilds.models import Guild, GuildRequest  # noqa: E402
+
+# Public from the moment they happen: every member may hear of them.
+LIVE_PUBLIC = {"phase", "battles", "result"}
+
+
+def live_events_seen_by(session: Session, viewer: Viewer, events: list) -> list[tuple[object, object | None]]:
+    """The live events (app/live) this viewer may hear of, each with its subject row as this
+    viewer may see it (a letter, a transfer, a guild request with its guild, an alliance).
+    Everything else is dropped without a trace: no name, no count (R11.2)."""
+    by_kind: dict[str, set[int]] = {}
+    for ev in events:
+        if ev.subject_id is not None:
+            by_kind.setdefault(ev.kind, set()).add(ev.subject_id)
+    subjects = _live_subjects(session, viewer, by_kind)
+    seen = []
+    for ev in events:
+        if ev.kind in LIVE_PUBLIC:
+            seen.append((ev, None))
+        elif ev.kind == "twilight":
+            if viewer.is_gm:
+                seen.append((ev, None))
+        elif ev.kind == "settlement":
+            if may_see_settlement(viewer, (ev.data or {}).get("player_id", -1)):
+                seen.append((ev, None))
+        elif (ev.kind, ev.subject_id) in subjects:
+            seen.append((ev, subjects[(ev.kind, ev.subject_id)]))
+    return seen
+
+
+def _live_subjects(session: Session, viewer: Viewer, by_kind: dict[str, set[int]]) -> dict[tuple[str, int], object]:
+    """One statement per kind of private subject, each already limited to this viewer."""
+    found: dict[tuple[str, int], object] = {}
+    me = viewer.player.id if viewer.player else None
+    if by_kind.get("letter"):
+        for letter in session.exec(visible_letters(viewer).where(Letter.id.in_(by_kind["letter"]))).all():
+            found[("letter", letter.id)] = letter
+    if by_kind.get("transfer") and me is not None:
+        for t in session.exec(select(Transfer).where(Transfer.id.in_(by_kind["transfer"]), Transfer.campaign_id == viewer.campaign.id,
+                                                     or_(Transfer.from_player_id == me, Transfer.to_player_id == me))).all():
+            found[("transfer", t.id)] = t
+    if by_kind.get("guild") and me is not None:
+        rows = session.exec(select(GuildRequest, Guild).join(Guild, Guild.id == GuildRequest.guild_id)
+                            .where(GuildRequest.id.in_(by_kind["guild"]), GuildRequest.campaign_id == viewer.campaign.id)).all()
+        for request, guild in rows:
+            # A request is the asker's and the founder's business; an invitation, the invitee's and the founder's.
+            if me in (request.player_id, guild.founder_player_id):
+                found[("guild", request.id)] = (request, guild)
+    if by_kind.get("alliance") and me is not None:
+        for alliance in visible_alliances(session, viewer):
+            if alliance.id in by_kind["alliance"]:
+                found[("alliance", alliance.id)] = alliance
+    return found

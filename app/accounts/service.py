@@ -12,6 +12,7 @@ from app.accounts.models import ApiToken, LoginFailure, User, UserSession
 from app.core.db import utcnow
 from app.core.errors import DomainError, Duration
 from app.core.i18n import LOCALES
+from app.core.live import user_key, wake_after_commit
 from app.core.security import hash_password, new_token, token_digest, verify_password
 from app.core.settings import Settings
 
@@ -127,10 +128,28 @@ def user_for_session(session: Session, settings: Settings, secret_key: str, toke
     return user, False
 
 
+def credential_alive(session: Session, settings: Settings, *, session_hash: str | None = None,
+                     api_token_id: int | None = None) -> bool:
+    """Whether a live stream's credential still holds (a long-lived stream checks it again
+    after logout, revocation or expiry), without touching the session."""
+    if api_token_id is not None:
+        return session.exec(select(ApiToken.id).where(ApiToken.id == api_token_id, ApiToken.revoked_at.is_(None))).first() is not None
+    row = session.exec(select(UserSession).where(UserSession.token_hash == session_hash)).first()
+    return row is not None and row.revoked_at is None and not rules.session_expired(
+        created_at=_aware(row.created_at), last_seen_at=_aware(row.last_seen_at), now=utcnow(),
+        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days))
+
+
+def _end_streams(session: Session, user_id: int) -> None:
+    """The user's live streams check their credential again once this commits (R11.4)."""
+    wake_after_commit(session, {user_key(user_id)})
+
+
 def end_session(session: Session, secret_key: str, token: str) -> None:
     row = session.exec(select(UserSession).where(UserSession.token_hash == token_digest(secret_key, token))).first()
     if row and row.revoked_at is None:
         row.revoked_at = utcnow()
+        _end_streams(session, row.user_id)
 
 
 def end_other_sessions(session: Session, secret_key: str, *, user: User, keep_token: str | None) -> int:
@@ -143,6 +162,8 @@ def end_other_sessions(session: Session, secret_key: str, *, user: User, keep_to
         if row.token_hash != keep:
             row.revoked_at = utcnow()
             count += 1
+    if count:
+        _end_streams(session, user.id)
     return count
 
 
@@ -176,6 +197,7 @@ def revoke_api_token(session: Session, *, user: User, token_id: int) -> None:
     if row is None or row.user_id != user.id or row.revoked_at is not None:
         raise DomainError("token_not_found")
     row.revoked_at = utcnow()
+    _end_streams(session, user.id)
 
 
 def change_password(session: Session, *, user: User, current: str, new: str) -> int:
@@ -189,6 +211,7 @@ def change_password(session: Session, *, user: User, current: str, new: str) -> 
     result = session.execute(
         update(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None)).values(revoked_at=utcnow())
     )
+    _end_streams(session, user.id)
     return result.rowcount or 0
 
 

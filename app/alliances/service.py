@@ -21,6 +21,7 @@ from app.events.models import Event
 from app.gold import service as gold
 from app.guilds import service as guilds
 from app.guilds.service import refuse
+from app.live import service as live
 from app.maps import service as maps
 from app.rounds import service as rounds
 from app.visibility import Viewer, acting_player, campaign_row, orders_public, visible_alliances
@@ -144,6 +145,7 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
                                decided_at=utcnow()))
     session.add_all(AllianceMember(campaign_id=campaign.id, alliance_id=alliance.id, player_id=p) for p in invitees)
     session.flush()
+    live.publish(session, campaign.id, "alliance", subject_id=alliance.id, actor_user_id=actor.id)
     return alliance
 
 

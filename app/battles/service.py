@@ -19,6 +19,7 @@ from app.companies.models import CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import DomainError
 from app.events.models import Event
+from app.live import service as live
 from app.maps import service as maps
 from app.maps.models import Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
@@ -354,6 +355,7 @@ def report(session: Session, *, actor: User, campaign_id: int, battle_id: int, w
     battle_ = view.battle
     battle_.winners, battle_.status, battle_.reported_by_player_id = _check_winners(view, winners), "reported", player_id
     session.add(battle_)
+    _tell(session, actor, battle_)
     return battle_
 
 
@@ -370,6 +372,7 @@ def confirm(session: Session, *, actor: User, campaign_id: int, battle_id: int) 
     others = set(view.participants) - {battle_.reported_by_player_id}
     if others <= view.confirmations | {player_id}:
         _decide(session, viewer.campaign, battle_, "confirmed")
+    _tell(session, actor, battle_)
     return battle_
 
 
@@ -384,6 +387,7 @@ def dispute(session: Session, *, actor: User, campaign_id: int, battle_id: int, 
         raise DomainError("reason_required")
     battle_.status, battle_.dispute_reason = "disputed", reason.strip()[:2000]
     session.add(battle_)
+    _tell(session, actor, battle_)
     return battle_
 
 
@@ -395,7 +399,13 @@ def resolve(session: Session, *, actor: User, campaign_id: int, battle_id: int, 
     battle_ = view.battle
     battle_.winners = _check_winners(view, winners)
     _decide(session, viewer.campaign, battle_, "resolved")
+    _tell(session, actor, battle_)
     return battle_
+
+
+def _tell(session: Session, actor: User, battle_: Battle) -> None:
+    """R11.4: the other side's phone offers "Confirm" (or shows the dispute, the decision)."""
+    live.publish(session, battle_.campaign_id, "result", subject_id=battle_.id, actor_user_id=actor.id, status=battle_.status)
 
 
 def _decide(session: Session, campaign: Campaign, battle_: Battle, status: str) -> None:

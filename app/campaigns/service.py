@@ -15,6 +15,7 @@ from app.chronicle import service as chronicle, texts as chronicle_texts
 from app.gold import service as gold
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, N_
+from app.live import service as live
 from app.maps.models import Hideout, Place
 from app.visibility import Viewer, hidden_gold, require_gm, require_writable, viewer_for
 
@@ -212,6 +213,9 @@ def set_status(session: Session, *, actor: User, campaign_id: int, target: str) 
         campaign.finished_at = utcnow()
         chronicle.record(session, campaign, "campaign_finished")
     session.add(campaign)
+    step = {"hideouts": "hideouts", "running": "started"}.get(target, "finished")
+    live.publish(session, campaign.id, "phase", actor_user_id=actor.id, step=step, status=campaign.status,
+                 phase=campaign.phase, round=campaign.round)
     return campaign
 
 

@@ -40,6 +40,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "password_too_long": (422, N_("The password may have at most %(max)s characters.")),
     "login_failed": (401, N_("Wrong nickname or password.")),
     "login_throttled": (429, N_("Too many failed logins. Try again in %(wait)s.")),
+    "live_too_many_streams": (429, N_("Too many open pages follow this campaign live; close some and try again.")),
     "wrong_password": (422, N_("The current password is wrong.")),
     "locale_unknown": (422, N_("Unknown language.")),
     "token_not_found": (404, N_("No such API token.")),

@@ -37,6 +37,12 @@ class Settings(BaseSettings):
     # after logging in whatever happens.
     session_idle_days: int = 30
     session_max_days: int = 90
+    # Live stream (R11.4): a comment line this often keeps proxies and phones from closing an
+    # idle stream; at most this many streams per user in one server process; a phone that
+    # missed more events than `live_replay_limit` is told to reload instead.
+    live_heartbeat_seconds: float = 15.0
+    live_max_streams_per_user: int = 8
+    live_replay_limit: int = 100
     # Logs: JSON lines (for a log collector) or readable console lines.
     log_json: bool = False
     log_level: str = "INFO"

@@ -15,6 +15,7 @@ from app.campaigns.terms import require_module
 from app.gold.models import LedgerEntry, Transfer
 from app.core.types import MAX_AMOUNT
 from app.gold.rules import KINDS
+from app.live import service as live
 from app.visibility import (Viewer, acting_player, campaign_row, gm_viewer, hidden_entries_of, private_owner,
                             secret_ledger_filter, viewer_for)
 from app.core.pagination import paginate
@@ -171,6 +172,7 @@ def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: 
         note=N_("To %(player)s") if not note else N_("To %(player)s: %(note)s"), params={"player": names[recipient.id], "note": note})
     credit(session, campaign=campaign, player_id=recipient.id, amount=amount, kind="transfer",
            note=N_("From %(player)s") if not note else N_("From %(player)s: %(note)s"), params={"player": names[viewer.player.id], "note": note})
+    live.publish(session, campaign.id, "transfer", subject_id=transfer.id, actor_user_id=viewer.user.id)
     return transfer
 
 

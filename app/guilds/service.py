@@ -22,6 +22,7 @@ from app.core.errors import N_, DomainError
 from app.gold import service as gold
 from app.guilds import rules
 from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember
+from app.live import service as live
 from app.maps import service as maps
 from app.maps.models import Place
 from app.rounds import service as rounds
@@ -205,6 +206,7 @@ def ask(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Gu
     request = GuildRequest(campaign_id=campaign.id, guild_id=guild.id, player_id=player.id, kind="request", fee=fee, round=campaign.round)
     session.add(request)
     session.flush()
+    live.publish(session, campaign.id, "guild", subject_id=request.id, actor_user_id=actor.id)
     return request
 
 
@@ -224,6 +226,7 @@ def invite(session: Session, *, actor: User, campaign_id: int, guild_id: int, pl
     invitation = GuildRequest(campaign_id=campaign.id, guild_id=guild.id, player_id=invitee.id, kind="invitation", round=campaign.round)
     session.add(invitation)
     session.flush()
+    live.publish(session, campaign.id, "guild", subject_id=invitation.id, actor_user_id=actor.id)
     return invitation
 
 

@@ -19,6 +19,7 @@ from app.core.errors import DomainError
 from app.core.pagination import Page, paginate
 from app.letters import rules
 from app.letters.models import Letter
+from app.live import service as live
 from app.visibility import (Viewer, is_letter_recipient, letter_party, require_writable, unread_letters_count, viewer_for,
                             visible_letters)
 
@@ -170,6 +171,7 @@ def send(session: Session, *, actor: User, campaign_id: int, to_player_id: int |
     session.flush()
     letter.thread_id = letter.id  # a new letter opens its own thread
     session.flush()
+    live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)
     return letter
 
 
@@ -186,6 +188,7 @@ def reply(session: Session, *, actor: User, campaign_id: int, letter_id: int, bo
                     round=viewer.campaign.round, reply_to_id=original.id, thread_id=original.thread_id or original.id)
     session.add(letter)
     session.flush()
+    live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)
     return letter
 
 

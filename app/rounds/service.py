@@ -19,6 +19,7 @@ from app.chronicle import service as chronicle
 from app.core.errors import DomainError
 from app.events import service as events
 from app.gold import service as gold
+from app.live import service as live
 from app.maps import service as maps
 from app.maps.models import Hideout, Place
 from app.movement import service as movement
@@ -119,12 +120,18 @@ def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str, ca
     if phase == "twilight":
         check_twilight_gate(session, campaign)
     previous = campaigns.move_phase(session, campaign=campaign, phase=phase)
+    live.publish(session, campaign.id, "phase", actor_user_id=actor.id, step="phase", phase=phase, round=campaign.round)
     if phase == "battles":
         for hook in BEFORE_BATTLES:
             hook(session, campaign)
         battles.announce(session, campaign=campaign, catalog=catalog)
+        live.publish(session, campaign.id, "battles", actor_user_id=actor.id, round=campaign.round)
     for hook in PHASE_HOOKS:
         hook(session, campaign, previous)
+    if phase == "twilight":
+        # R7.3, R7.5: the GM hears how many places wait for a choice.
+        count = len([r for r in twilight_rows(session, campaign) if r.missing_choice])
+        live.publish(session, campaign.id, "twilight", count=count)
     return campaign
 
 
@@ -318,6 +325,8 @@ def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -
     settlement.rest_over(session, campaign=campaign, ended_round=campaign.round)
     # Orders belong to their round: with the next round they no longer hold any warband.
     ended = campaigns.open_next_round(session, campaign=campaign, move=move)
+    live.publish(session, campaign.id, "phase", actor_user_id=actor.id, step="round_ended", phase=campaign.phase,
+                 round=campaign.round, ended=ended)
     return RoundEnd(campaign, ended, captures, payments)
 
 

@@ -19,6 +19,7 @@ from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import DomainError, N_
 from app.gold import service as gold
+from app.live import service as live
 from app.settlement import rules
 from app.settlement.models import Ransom, Settlement
 from app.visibility import Viewer, may_see_settlement, require_gm, require_writable, viewer_for, visible_ransoms, visible_settlements
@@ -251,6 +252,8 @@ def close(session: Session, *, actor: User, campaign_id: int, battle_id: int, wa
     session.add(row)
     session.flush()
     sv.steps = plan.steps
+    live.publish(session, row.campaign_id, "settlement", subject_id=battle_id, actor_user_id=actor.id,
+                 player_id=row.player_id, warband_id=warband_id, action="closed")
     return sv
 
 
@@ -291,6 +294,8 @@ def reopen(session: Session, *, actor: User, campaign_id: int, battle_id: int, w
     row.status, row.closed_at, row.applied, row.updated_at = "draft", None, {}, utcnow()
     session.add(row)
     session.flush()
+    live.publish(session, campaign.id, "settlement", subject_id=battle_id, actor_user_id=actor.id,
+                 player_id=row.player_id, warband_id=warband_id, action="reopened")
     return _view(session, viewer, battle_id, warband_id)
 
 

@@ -35,7 +35,6 @@ NOBODY = frozenset()
 SURFACES = {"page", "partial", "api", "map", "chronicle", "dashboard", "media", "docs", "stream", "export"}
 # Surfaces the app does not have yet: when a route of one lands, its entry names the surface.
 NOT_YET = {
-    "stream": "live updates (R11.4) have no route yet",
     "export": "the campaign export (API.md) has no route yet",
 }
 
@@ -325,6 +324,10 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("POST", API + C + "/transfers"): Action(PLAYERS, {"to_player_id": "{other_player}", "amount": 5, "note": "Matrix"}),
     ("GET", API + C + "/letters"): Read("api", MEMBERS, _s("letter"), variants=(V(), V("?box=in"), V("?box=out"))),
     ("POST", API + C + "/letters"): Action(MEMBERS, {"to_player_id": "{other_player}", "subject": "Matrix", "body": "Matrix"}),
+    # The live stream (R11.4), walked as its replay of the whole campaign (test_matrix._stream_replay):
+    # ids and public facts only; tests/api/test_live_api.py checks each secret against each role.
+    ("GET", API + C + "/stream"): Read("stream", MEMBERS, variants=(V("?after=0"),),
+                                       why="every member follows the campaign; each hears only what it may see"),
     ("GET", API + C + "/letters/{lid}"): Read("api", OWNER, _s("letter"), variants=(
         V(), V(params=(("lid", "letter_gm"),), who=frozenset({"other", "gm"})))),
     ("POST", API + C + "/letters/{lid}/read"): Action(GM, params=(("lid", "letter_gm"),), why="the recipient"),
