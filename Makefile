@@ -69,6 +69,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.dashboard
 	$(BIN)/python -m bench.map_page
 	$(BIN)/python -m bench.announce
+	$(BIN)/python -m bench.live_streams
 
 clean:
 	rm -rf $(VENV) var test-artifacts

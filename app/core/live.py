@@ -41,6 +41,7 @@ class Subscriber:
     keys: tuple[str, ...]
     user_id: int
     woken: asyncio.Event = field(default_factory=asyncio.Event)
+    gone: bool = False
 
     async def wait(self, timeout: float) -> bool:
         """True when woken, False when `timeout` passed in silence."""
@@ -77,6 +78,9 @@ class Broker:
 
     def unsubscribe(self, sub: Subscriber) -> None:
         with self._lock:
+            if sub.gone:
+                return
+            sub.gone = True
             for key in sub.keys:
                 self._subs[key].discard(sub)
                 if not self._subs[key]:
@@ -217,6 +221,7 @@ def close_streams_on_exit() -> None:
 # Feistel network over HMAC-SHA256), so they look random and still come back exact.
 
 _MASK = 0xFFFFFFFF
+MAX_EVENT_ID = 2**31 - 1  # an INTEGER column
 
 
 def _f(key: bytes, r: int, half: int) -> int:
@@ -241,4 +246,5 @@ def open_id(key: bytes, sealed: str | None) -> int | None:
     left, right = value >> 32, value & _MASK
     for r in reversed(range(4)):
         left, right = right ^ _f(key, r, left), left
-    return (left << 32) | right
+    n = (left << 32) | right
+    return n if n <= MAX_EVENT_ID else None

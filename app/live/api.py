@@ -4,13 +4,17 @@ each heartbeat) it opens a short read, checks that its credential and membership
 and sends the new events its viewer may see (visibility.live_events_seen_by)."""
 from __future__ import annotations
 
+import asyncio
 import json
+import random
 import time
+import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
+from anyio import CapacityLimiter, to_thread
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts import deps
@@ -27,6 +31,7 @@ from app.visibility import live_events_seen_by, viewer_for
 
 router = APIRouter(tags=["live"])
 RETRY_MS = 5000
+POLL_THREADS = 6
 CLOSED_TEXTS = {
     "logged_out": N_("You are logged out: live updates stopped."),
     "not_member": N_("You are no longer a member of this campaign."),
@@ -114,19 +119,27 @@ def _poll(engine, settings, stream: Stream) -> Poll:
 
 async def _frames(request: Request, stream: Stream, sub, first: list[str]) -> AsyncIterator[str]:
     settings, engine = request.app.state.settings, request.app.state.engine
+    sub.woken.set()  # read once at once: what committed while this stream was opening
+    broker.ensure_listener(engine.url.render_as_string(hide_password=False))
     beat = settings.live_heartbeat_seconds
+    gone = asyncio.Event()
+    watcher = asyncio.get_running_loop().create_task(_watch_disconnect(request, sub, gone))
     try:
         yield f"retry: {RETRY_MS}\n\n"
         for frame in first:
             yield frame
         # Heartbeats keep their own clock: a wake by an event this viewer may not see must not
         # shift them (their timing would tell that something happened).
-        next_beat = time.monotonic() + beat
+        # The first comes at a random point of the period, so that streams opened together
+        # (every phone reconnecting after a restart) do not all poll together ever after.
+        next_beat = time.monotonic() + beat * random.uniform(0.5, 1.0)
         while not broker.closing:  # at shutdown the browser reconnects to the new server, with its last id
             await sub.wait(max(0.0, next_beat - time.monotonic()))
-            if broker.closing:
+            if broker.closing or gone.is_set():
                 return
-            poll = await run_in_threadpool(_poll, engine, settings, stream)
+            # Polls take a few threads of their own, so that a wake of hundreds of streams never
+            # holds up the pages and API calls waiting for the thread pool.
+            poll = await to_thread.run_sync(_poll, engine, settings, stream, limiter=_poll_limiter())
             for frame in poll.frames:
                 yield frame
             if poll.closed:
@@ -136,7 +149,47 @@ async def _frames(request: Request, stream: Stream, sub, first: list[str]) -> As
                 yield ": keep-alive\n\n"
                 next_beat += beat * max(1, int((time.monotonic() - next_beat) // beat) + 1)
     finally:
+        watcher.cancel()
         broker.unsubscribe(sub)
+
+
+async def _watch_disconnect(request: Request, sub, gone: asyncio.Event) -> None:
+    """A closed page frees its place at once (the per-user cap counts open streams), not at the
+    next heartbeat's failed write."""
+    while True:
+        message = await request.receive()
+        if message["type"] == "http.disconnect":
+            gone.set()
+            sub.woken.set()
+            return
+
+
+class EventStream(StreamingResponse):
+    """Lets go of its subscriber however the answer ends: a client that left makes Starlette
+    drop the iterator without closing it, and the stream would otherwise stay subscribed (and
+    counted against the user's cap) until the garbage collector found it."""
+
+    def __init__(self, content, sub, **kwargs) -> None:
+        super().__init__(content, **kwargs)
+        self.sub = sub
+
+    async def __call__(self, scope, receive, send) -> None:
+        try:
+            await super().__call__(scope, receive, send)
+        finally:
+            broker.unsubscribe(self.sub)
+            await self.body_iterator.aclose()
+
+
+_LIMITERS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _poll_limiter() -> CapacityLimiter:
+    """One per event loop (a server has one; the test suite runs several)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _LIMITERS:
+        _LIMITERS[loop] = CapacityLimiter(POLL_THREADS)
+    return _LIMITERS[loop]
 
 
 @router.get("/campaigns/{cid}/stream", response_class=StreamingResponse,
@@ -152,11 +205,9 @@ async def stream(cid: PathId, request: Request,
     `kind`, `campaign_id`, its public facts and a `message` for the one it concerns."""
     resume = request.headers.get("last-event-id") or after
     stream_, first = await run_in_threadpool(_open, request, cid, resume, since)
-    settings = request.app.state.settings
-    sub = broker.subscribe((campaign_key(cid), user_key(stream_.user_id)), stream_.user_id, settings.live_max_streams_per_user)
+    sub = broker.subscribe((campaign_key(cid), user_key(stream_.user_id)), stream_.user_id,
+                           request.app.state.settings.live_max_streams_per_user)
     if sub is None:
         raise DomainError("live_too_many_streams")
-    sub.woken.set()  # read once at once: what committed while this stream was opening
-    broker.ensure_listener(str(request.app.state.engine.url.render_as_string(hide_password=False)))
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"}
-    return StreamingResponse(_frames(request, stream_, sub, first), media_type="text/event-stream", headers=headers)
+    return EventStream(_frames(request, stream_, sub, first), sub, media_type="text/event-stream", headers=headers)

@@ -34,7 +34,7 @@ TEXTS = {
     "guild_request": N_("%(player)s asks to join %(guild)s."),
     "guild_invitation": N_("%(guild)s invites you to join."),
     "alliance": N_("%(player)s invites you to a %(alliance_of)s."),
-    "twilight": N_("Twilight: %(count)s places wait for your choice."),
+    "twilight": N_("Twilight: places waiting for your choice: %(count)s."),
 }
 THE_GM = N_("the GM")
 
@@ -68,7 +68,8 @@ def tell(session: Session, viewer: Viewer, events: list[LiveEvent], gettext) -> 
         data = dict(ev.data or {})
         key, params = _message(ev, data, subject, viewer, me, battles, name)
         if key is not None and ev.actor_user_id != viewer.user.id:
-            params = {k: (gettext(campaign_rules.PHASE_NAMES[v]) if k == "phase" else v) for k, v in params.items()}
+            params = {k: (gettext(campaign_rules.PHASE_NAMES[v]) if k == "phase" and v in campaign_rules.PHASE_NAMES else v)
+                      for k, v in params.items()}
             message = gettext(TEXTS[key]) % {**campaign_words(campaign, gettext), **params}
         else:
             message = None

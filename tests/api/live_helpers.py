@@ -2,14 +2,16 @@
 ends, so it needs a real server), and a listener that reads a stream in the background."""
 from __future__ import annotations
 
+import contextlib
+import http.client
 import json
 import queue
 import socket
 import threading
 import time
 from dataclasses import dataclass, field
+from urllib.parse import urlsplit
 
-import httpx
 import pytest
 import uvicorn
 
@@ -33,6 +35,9 @@ def stream_server(app):
         assert time.monotonic() < deadline, "the stream server did not start"
         time.sleep(0.02)
     yield f"http://127.0.0.1:{port}"
+    from app.core.live import broker
+
+    broker.close_all()  # as SIGTERM does under `hideout serve`
     server.should_exit = True
     thread.join(5)
 
@@ -59,31 +64,46 @@ class Listener:
     body: str = ""
 
     def start(self) -> Listener:
-        self._client = httpx.Client(timeout=httpx.Timeout(10, read=None))
         threading.Thread(target=self._run, daemon=True).start()
         assert self.opened.wait(10), "the stream did not answer"
         return self
 
     def _run(self) -> None:
+        # http.client, so that close() can shut the socket from another thread (a blocked read
+        # then ends, and the server sees the client leave).
+        url = urlsplit(self.url)
+        self._conn = http.client.HTTPConnection(url.hostname, url.port, timeout=30)
         try:
-            with self._client.stream("GET", self.url, headers=self.headers) as r:
-                self.status = r.status_code
+            self._conn.request("GET", url.path + (f"?{url.query}" if url.query else ""), headers=self.headers)
+            r = self._conn.getresponse()
+            if r.status != 200:
+                self.body = r.read().decode()
+            self.status = r.status
+            if r.status != 200:
                 self.opened.set()
-                if r.status_code != 200:
-                    self.body = r.read().decode()
+                return
+            self._conn.sock.settimeout(None)
+            # The stream subscribes before its first line: once it is read, events reach it.
+            first = r.readline().decode()
+            assert first.startswith("retry:"), first
+            r.readline()
+            self.opened.set()
+            fields: dict = {}
+            while True:
+                raw = r.readline()
+                if not raw:
                     return
-                fields: dict = {}
-                for line in r.iter_lines():
-                    if line == "":
-                        if "event" in fields:
-                            self.events.put(Event(fields["event"], json.loads(fields.get("data", "{}")), fields.get("id")))
-                        fields = {}
-                    elif line.startswith(":"):
-                        self.comments.append((time.monotonic(), line))
-                    else:
-                        name, _, value = line.partition(":")
-                        fields[name] = value[1:] if value.startswith(" ") else value
-        except (httpx.HTTPError, OSError, RuntimeError):
+                line = raw.decode().rstrip("\r\n")
+                if line == "":
+                    if "event" in fields:
+                        self.events.put(Event(fields["event"], json.loads(fields.get("data", "{}")), fields.get("id")))
+                    fields = {}
+                elif line.startswith(":"):
+                    self.comments.append((time.monotonic(), line))
+                else:
+                    name, _, value = line.partition(":")
+                    fields[name] = value[1:] if value.startswith(" ") else value
+        except (OSError, ValueError, http.client.HTTPException):
             pass
         finally:
             self.opened.set()
@@ -117,7 +137,12 @@ class Listener:
         return found
 
     def close(self) -> None:
-        self._client.close()
+        sock = getattr(getattr(self, "_conn", None), "sock", None)
+        if sock is not None:
+            with contextlib.suppress(OSError):
+                sock.shutdown(socket.SHUT_RDWR)
+        self.ended.wait(5)
+        self._conn.close()
 
 
 @pytest.fixture
@@ -133,3 +158,11 @@ def listen(stream_server):
     yield open_
     for listener in opened:
         listener.close()
+    # The server lets go of each stream as its client leaves; wait for that, so that no stream
+    # still reads while the next test empties the tables (or counts against a user's cap).
+    from app.core.live import broker
+
+    deadline = time.monotonic() + 10
+    while broker.count() and time.monotonic() < deadline:
+        time.sleep(0.02)
+    assert broker.count() == 0, "a stream outlived its client"
