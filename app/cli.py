@@ -53,6 +53,9 @@ def cmd_serve(args) -> int:
     if not args.no_demo:
         _demo()
         print("Demo logins:\n" + demo_logins())
+    if args.workers > 1 and get_settings().resolved_database_url().startswith("sqlite"):
+        print("Note: on SQLite, live updates reach pages served by another worker only at its next heartbeat "
+              "(up to 15 s); use one worker, or PostgreSQL (docs/deploy.md).")
     print(f"Hideout runs at http://{args.host}:{args.port}")
     settings = get_settings()
     configure_logging(json=settings.log_json, level=settings.log_level)

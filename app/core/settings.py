@@ -1,6 +1,7 @@
 """Settings from the environment (prefix HIDEOUT_)."""
 from __future__ import annotations
 
+import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
@@ -63,9 +64,15 @@ class Settings(BaseSettings):
             return self.secret_key
         self.var_dir.mkdir(parents=True, exist_ok=True)
         path = self.var_dir / "secret_key"
-        if not path.exists():
-            path.write_text(secrets.token_urlsafe(48))
-            path.chmod(0o600)
+        try:
+            # Created once, readable by the owner only from the start: workers starting together
+            # all end up with the one key the first of them wrote.
+            fd = os.open(path, os.O_CREAT | os.O_EXCL | os.O_WRONLY, 0o600)
+        except FileExistsError:
+            pass
+        else:
+            with os.fdopen(fd, "w") as f:
+                f.write(secrets.token_urlsafe(48))
         return path.read_text().strip()
 
 

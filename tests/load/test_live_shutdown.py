@@ -1,0 +1,241 @@
+"""R11.4 live streams against a real `hideout serve` process (SQLite): SIGTERM ends every open
+stream cleanly (its chunked body is finished, not cut) and the process exits within
+SHUTDOWN_BOUND; a stream whose login ends gets `event: closed` and ends.
+
+The process and stream helpers here are shared with test_live_workers.py (PostgreSQL).
+"""
+from __future__ import annotations
+
+import json
+import os
+import queue
+import secrets
+import signal
+import socket
+import subprocess
+import sys
+import threading
+import time
+from dataclasses import dataclass
+from pathlib import Path
+
+import httpx
+import pytest
+
+from tests.helpers import running_campaign, token_headers
+from tests.web.helpers import login, post
+
+REPO = Path(__file__).resolve().parents[2]
+START_TIMEOUT = 30.0
+# What a club's systemd unit may rely on (docs/deploy.md sets TimeoutStopSec above it).
+SHUTDOWN_BOUND = 5.0
+EVENT_TIMEOUT = 5.0
+
+
+def free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+@dataclass
+class Server:
+    """One `hideout serve` process (its uvicorn workers are its children)."""
+
+    proc: subprocess.Popen
+    port: int
+    log_path: Path
+    workers: int
+
+    @property
+    def url(self) -> str:
+        return f"http://127.0.0.1:{self.port}"
+
+    def log(self) -> str:
+        return self.log_path.read_text(errors="replace")
+
+    def ready(self) -> bool:
+        # Each worker logs uvicorn's startup line once its app is up; before that, the other
+        # worker would take every connection.
+        if self.log().count("Application startup complete") < self.workers:
+            return False
+        try:
+            return httpx.get(self.url + "/", timeout=2).status_code < 500
+        except httpx.HTTPError:
+            return False
+
+    def stop(self) -> float:
+        """SIGTERM, then SIGKILL when the process outlives the bound twice over; the seconds
+        it took to exit."""
+        started = time.monotonic()
+        if self.proc.poll() is None:
+            self.proc.send_signal(signal.SIGTERM)
+            try:
+                self.proc.wait(timeout=2 * SHUTDOWN_BOUND)
+            except subprocess.TimeoutExpired:
+                self.proc.kill()
+                self.proc.wait(timeout=5)
+        return time.monotonic() - started
+
+
+def start_servers(tmp: Path, database_url: str, *, count: int = 1, workers: int = 1, env: dict | None = None) -> list[Server]:
+    """`count` servers on one database (one secret key, so a token works on each), started
+    together; each answers before this returns."""
+    base = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
+    base.update(HIDEOUT_DATABASE_URL=database_url, HIDEOUT_VAR_DIR=str(tmp / "var"),
+                HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32), HIDEOUT_FAST_HASHING="1", PYTHONUNBUFFERED="1",
+                **(env or {}))
+    servers = []
+    for i in range(count):
+        port = free_port()
+        log_path = tmp / f"server{i}-{port}.log"
+        with log_path.open("wb") as log:
+            proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
+                                     "--workers", str(workers), "--no-demo"],
+                                    cwd=REPO, env=base, stdout=log, stderr=subprocess.STDOUT)
+        servers.append(Server(proc, port, log_path, workers))
+    deadline = time.monotonic() + START_TIMEOUT
+    try:
+        for server in servers:
+            while not server.ready():
+                if server.proc.poll() is not None or time.monotonic() > deadline:
+                    raise RuntimeError(f"{server.url} did not start (exit code {server.proc.poll()}):\n{server.log()[-4000:]}")
+                time.sleep(0.1)
+    except BaseException:
+        for server in servers:
+            server.stop()
+        raise
+    return servers
+
+
+class Stream:
+    """One campaign stream read in a thread: its events, whether its body ended cleanly (the
+    last chunk came) or was cut, and its client port (which tells the worker holding it)."""
+
+    def __init__(self, url: str, headers: dict | None = None, cookies=None):
+        self.events: queue.Queue = queue.Queue()
+        self.opened, self.ended = threading.Event(), threading.Event()
+        self.status: int | None = None
+        self.port: int | None = None
+        self.clean: bool | None = None
+        self.error: Exception | None = None
+        self._client = httpx.Client(timeout=httpx.Timeout(10, read=None), cookies=cookies)
+        threading.Thread(target=self._run, args=(url, headers or {}), daemon=True).start()
+        assert self.opened.wait(10), "the stream did not answer"
+        assert self.status == 200, f"the stream answered {self.status}"
+
+    def _run(self, url: str, headers: dict) -> None:
+        try:
+            with self._client.stream("GET", url, headers=headers) as r:
+                self.status = r.status_code
+                self.port = r.extensions["network_stream"].get_extra_info("client_addr")[1]
+                self.opened.set()
+                fields: dict = {}
+                for line in r.iter_lines():
+                    if line == "":
+                        if "event" in fields:
+                            self.events.put((fields["event"], json.loads(fields.get("data", "{}"))))
+                        fields = {}
+                    elif not line.startswith(":"):
+                        name, _, value = line.partition(":")
+                        fields[name] = value.removeprefix(" ")
+            self.clean = True
+        except (httpx.HTTPError, OSError) as exc:
+            self.clean, self.error = False, exc
+        finally:
+            self.opened.set()
+            self.ended.set()
+
+    def until(self, kind: str, timeout: float = EVENT_TIMEOUT) -> dict:
+        """The data of the next event of `kind`, skipping others."""
+        deadline = time.monotonic() + timeout
+        while True:
+            try:
+                found, data = self.events.get(timeout=max(0.01, deadline - time.monotonic()))
+            except queue.Empty:
+                raise AssertionError(f"no {kind} event within {timeout} s") from None
+            if found == kind:
+                return data
+
+    def close(self) -> None:
+        self._client.close()
+
+
+def stream_url(server: Server, cid: int) -> str:
+    return f"{server.url}/api/v1/campaigns/{cid}/stream"
+
+
+@pytest.fixture
+def sqlite_url(tmp_path) -> str:
+    return f"sqlite:///{tmp_path / 'hideout.sqlite3'}"
+
+
+@pytest.fixture(scope="module")
+def shared(tmp_path_factory):
+    """One server and campaign for the logout tests: (server, api client, campaign id)."""
+    tmp = tmp_path_factory.mktemp("live_logout")
+    (server,) = start_servers(tmp, f"sqlite:///{tmp / 'hideout.sqlite3'}")
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            _gm, cid, _players, _places = running_campaign(api, 2)
+            yield server, api, cid
+    finally:
+        server.stop()
+
+
+def test_r11_4_sigterm_ends_open_streams_cleanly_and_the_server_within_the_bound(tmp_path, sqlite_url):
+    (server,) = start_servers(tmp_path, sqlite_url)
+    streams = []
+    try:
+        with httpx.Client(base_url=server.url, timeout=10) as api:
+            gm, cid, players, _places = running_campaign(api, 2)
+            streams = [Stream(stream_url(server, cid), h) for h in (gm, players[0]["headers"], players[1]["headers"])]
+            # The streams are live (woken by a commit) when the signal comes.
+            assert api.post(f"/api/v1/campaigns/{cid}/phase", json={"phase": "orders"}, headers=gm).status_code == 200
+            for s in streams:
+                assert s.until("phase")["phase"] == "orders"
+        started = time.monotonic()
+        server.proc.send_signal(signal.SIGTERM)
+        try:
+            code = server.proc.wait(timeout=SHUTDOWN_BOUND)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the server still ran {SHUTDOWN_BOUND} s after SIGTERM:\n{server.log()[-3000:]}")
+        elapsed = time.monotonic() - started
+        # Uvicorn raises the signal again once it has shut down gracefully; systemd counts an
+        # exit by SIGTERM as clean.
+        assert code in (0, -signal.SIGTERM), server.log()[-3000:]
+        for s in streams:
+            assert s.ended.wait(1), "a stream outlived its server"
+            assert s.clean, f"a stream was cut instead of ended: {s.error!r}"
+        assert "timeout graceful shutdown exceeded" not in server.log()
+        assert elapsed < SHUTDOWN_BOUND
+    finally:
+        for s in streams:
+            s.close()
+        server.stop()
+
+
+def test_r11_4_revoking_the_streams_token_closes_it(shared):
+    server, api, cid = shared
+    headers = token_headers(api, "player0")
+    stream = Stream(stream_url(server, cid), headers)
+    try:
+        assert api.delete("/api/v1/auth/tokens/current", headers=headers).status_code == 204
+        assert stream.until("closed")["reason"] == "logged_out"
+        assert stream.ended.wait(EVENT_TIMEOUT) and stream.clean
+    finally:
+        stream.close()
+
+
+def test_r11_4_logging_out_of_the_page_closes_its_stream(shared):
+    server, _api, cid = shared
+    with httpx.Client(base_url=server.url, timeout=10) as browser:
+        login(browser, "player1")
+        stream = Stream(stream_url(server, cid), cookies=browser.cookies)
+        try:
+            assert post(browser, "/logout").status_code == 303
+            closed = stream.until("closed")
+            assert closed["reason"] == "logged_out" and closed["message"]
+            assert stream.ended.wait(EVENT_TIMEOUT) and stream.clean
+        finally:
+            stream.close()
