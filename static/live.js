@@ -1,8 +1,10 @@
 // Live updates (SPEC R11.4). htmx's SSE extension holds the stream (templates/campaigns/_layout.html);
 // on each event this refreshes the parts of the page marked data-live with that event's kind, from one
 // fetch of the page, and shows the event's message in a toast. A part holding a half-filled form is
-// left alone, so an update never throws away what someone is typing.
+// left alone, so an update never throws away what someone is typing; while the confirm dialog is
+// open nothing is replaced (the dialog submits the form it was opened for).
 (() => {
+  const MAX_TOASTS = 2;
   let pending = new Set();
   let timer = null;
   let lastSeen = "";
@@ -13,8 +15,20 @@
     const p = document.createElement("p");
     p.className = "toast";
     p.textContent = text;
+    p.addEventListener("click", () => p.remove());  // a tap dismisses it
     box.appendChild(p);
-    setTimeout(() => p.remove(), 7000);
+    while (box.children.length > MAX_TOASTS) box.firstElementChild.remove();
+    setTimeout(() => p.remove(), 6000);
+  }
+
+  function selectChanged(select) {
+    if (select.multiple) return [...select.options].some((o) => o.selected !== o.defaultSelected);
+    // Without an option marked selected, the browser shows the first enabled one.
+    const options = [...select.options];
+    let initial = -1;
+    options.forEach((o, i) => { if (o.defaultSelected) initial = i; });
+    if (initial < 0) initial = options.findIndex((o) => !o.disabled);
+    return select.selectedIndex !== initial;
   }
 
   function dirty(el) {
@@ -22,7 +36,7 @@
     for (const f of el.querySelectorAll("input, textarea, select")) {
       if (f.type === "hidden") continue;
       if (f.tagName === "SELECT") {
-        for (const o of f.options) if (o.selected !== o.defaultSelected) return true;
+        if (selectChanged(f)) return true;
       } else if (f.type === "checkbox" || f.type === "radio") {
         if (f.checked !== f.defaultChecked) return true;
       } else if (f.value !== f.defaultValue) return true;
@@ -30,12 +44,22 @@
     return false;
   }
 
+  function schedule() {
+    if (!timer) timer = setTimeout(refresh, 150);
+  }
+
   async function refresh() {
+    timer = null;
+    const dialog = document.getElementById("confirm-dialog");
+    if (dialog && dialog.open) {
+      dialog.addEventListener("close", schedule, { once: true });
+      return;
+    }
     const kinds = pending;
     pending = new Set();
-    timer = null;
-    const regions = [...document.querySelectorAll("[data-live]")].filter((el) =>
-      kinds.has("reload") || el.dataset.live.split(" ").some((k) => kinds.has(k)));
+    // A part with no kinds (a page whose script holds state, like the map) is never replaced.
+    const regions = [...document.querySelectorAll("[data-live]")].filter((el) => el.dataset.live.trim() &&
+      (kinds.has("reload") || el.dataset.live.split(" ").some((k) => kinds.has(k))));
     if (!regions.length) return;
     let html;
     try {
@@ -43,6 +67,11 @@
       if (!response.ok) return;
       html = await response.text();
     } catch (e) {
+      return;
+    }
+    if (dialog && dialog.open) {  // opened while the page was fetched: try again once it closes
+      kinds.forEach((k) => pending.add(k));
+      dialog.addEventListener("close", schedule, { once: true });
       return;
     }
     const fresh = new DOMParser().parseFromString(html, "text/html");
@@ -65,6 +94,6 @@
     toast(data.message);
     if (message.type === "closed") return;
     pending.add(message.type);
-    if (!timer) timer = setTimeout(refresh, 150);
+    schedule();
   });
 })();

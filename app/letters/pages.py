@@ -174,8 +174,9 @@ def _thread_page(request, session, user, cid: int, lid: int, status_code: int = 
 def thread(cid: PathId, lid: PathId, request: Request, user: PageLogin, session: SessionDep):
     # Opening a thread as its recipient marks its letters read: a GET that changes read_at, as
     # mail clients do. It changes nothing of the game and nothing anybody else sees; "Mark as
-    # unread" undoes it (the API marks only explicitly).
-    return _thread_page(request, session, user, cid, lid, open_=True)
+    # unread" undoes it (the API marks only explicitly). A live refresh (static/live.js) may not
+    # show the new letter (a half-written reply keeps the old part), so it marks nothing.
+    return _thread_page(request, session, user, cid, lid, open_=request.headers.get("x-hideout-live") is None)
 
 
 @router.post("/campaigns/{cid}/letters/{lid}/reply")

@@ -14,7 +14,6 @@ from app.live.models import LiveEvent
 KINDS = ("phase", "battles", "result", "settlement", "letter", "transfer", "guild", "alliance", "twilight")
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = 500
-MARGIN = timedelta(seconds=1)
 
 
 def publish(session: Session, campaign_id: int, kind: str, *, subject_id: int | None = None,
@@ -54,9 +53,10 @@ def _write_pending(session: Session) -> None:
 
 
 def moment(milliseconds: int) -> datetime:
-    """A page's drawing time, less a margin: an event that committed just after it was drawn
-    (but was stamped just before) is still sent; one already shown only refreshes it again."""
-    return datetime.fromtimestamp(milliseconds / 1000, UTC) - MARGIN
+    """A page's drawing time. What was stamped before it, the page shows (events are stamped
+    as their transaction commits): replaying it would only fetch the page again, after every
+    form a user sends."""
+    return datetime.fromtimestamp(milliseconds / 1000, UTC)
 
 
 def cursor(session: Session, campaign_id: int, *, before: datetime | None = None) -> int:
