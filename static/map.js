@@ -135,7 +135,8 @@
   const openSheet = (url, place = null) =>
     window.htmx.ajax("GET", url, { target: "#sheet", swap: "innerHTML" }).then(() => {
       markSelected(place);
-      sheet.focus({ preventScroll: true });
+      // The new sheet may have focused its own field (autofocus): typing there goes on.
+      if (!sheet.contains(document.activeElement)) sheet.focus({ preventScroll: true });
       sheet.scrollIntoView({ block: "nearest", behavior: "smooth" });
     });
 

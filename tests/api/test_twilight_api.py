@@ -100,9 +100,10 @@ def test_r7_3_a_draw_leaves_the_place_with_its_owner(client):
     assert "round_no_captures" in chronicle and "place_taken" not in chronicle
 
 
-def _unopposed_round(client):
+def _unopposed_round(client, phase: str = "twilight"):
     """Three players; two of them go alone to a free place at two different events, the
-    third stays home: several unrelated players arrive unopposed (R7.5)."""
+    third stays home: several unrelated players arrive unopposed (R7.5). The round is left in
+    `phase`."""
     gm, cid, players, places = running_campaign(client, 3)
     free = places[3]["id"]
     events = [client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": free, "title": t}, headers=gm).json()["id"]
@@ -114,7 +115,7 @@ def _unopposed_round(client):
         r = client.put(f"/api/v1/campaigns/{cid}/warbands/{players[i]['band']['id']}/order", json={"event_id": events[i]},
                        headers=players[i]["headers"])
         assert r.status_code == 200, r.text
-    to_phase(client, gm, cid, "twilight")  # no battles: nothing to settle
+    to_phase(client, gm, cid, phase)  # no battles: nothing to settle
     return gm, cid, players, free
 
 

@@ -51,6 +51,8 @@ def _add_place_by_tap(page: Page, fx: float, fy: float, name: str, *, income: in
     _tap(page, box["x"] + fx * box["width"], box["y"] + fy * box["height"])
     sheet = page.locator("#sheet")
     expect(sheet.get_by_role("heading", name="New place")).to_be_visible()
+    # The sheet has settled once its name field holds the focus (typing earlier may land elsewhere).
+    expect(sheet.get_by_label("Name")).to_be_focused()
     # The sheet carries the tapped spot in percent of the map.
     x = float(sheet.get_by_label("Position x (%)").input_value())
     y = float(sheet.get_by_label("Position y (%)").input_value())
