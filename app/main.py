@@ -8,8 +8,9 @@ from urllib.parse import quote
 import structlog
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
-from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse
-from fastapi.staticfiles import StaticFiles
+from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from starlette.datastructures import MutableHeaders
+from starlette.middleware.gzip import GZipMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.accounts import api as accounts_api, pages as accounts_pages
@@ -40,6 +41,7 @@ from app.core.limits import MAX_BODY, BodyLimit, BodyTooLarge
 from app.core.logging import RequestLogMiddleware, configure_logging
 from app.core.security import CSRF_COOKIE, LANG_COOKIE, SESSION_COOKIE
 from app.core.settings import ROOT, Settings, get_settings
+from app.core.static import HashedStaticFiles, static_url
 from app.core.templating import env, render, request_gettext
 from app.core.validation import details_from_errors
 
@@ -158,23 +160,44 @@ async def _unexpected(request: Request, exc: Exception):
     return _internal_error(request)
 
 
-def _add_headers_middleware(app: FastAPI, settings: Settings) -> None:
-    @app.middleware("http")
-    async def cookies_and_headers(request: Request, call_next):
-        response = await call_next(request)
-        new_csrf = getattr(request.state, "new_csrf_cookie", None)
-        if new_csrf:
-            response.set_cookie(CSRF_COOKIE, new_csrf, httponly=True, samesite="lax", secure=settings.secure_cookies, max_age=60 * 60 * 24 * 365)
-        clear_if_taken(request, response)
-        if getattr(request.state, "session_ended", False):
-            response.delete_cookie(SESSION_COOKIE)
-        response.headers.setdefault("X-Content-Type-Options", "nosniff")
-        response.headers.setdefault("Referrer-Policy", "same-origin")
-        response.headers.setdefault("X-Frame-Options", "DENY")
-        response.headers.setdefault("Content-Security-Policy", CSP)
+class CookiesAndHeaders:
+    """Pure ASGI (a `@app.middleware("http")` would stream every answer through a memory
+    channel and cost a task per request): the CSRF, flash and ended-session cookies that the
+    request's dependencies asked for, and the security headers, added to the response start."""
+
+    def __init__(self, app, settings: Settings) -> None:
+        self.app, self.settings = app, settings
+        self.defaults = [("X-Content-Type-Options", "nosniff"), ("Referrer-Policy", "same-origin"),
+                         ("X-Frame-Options", "DENY"), ("Content-Security-Policy", CSP)]
         if settings.secure_cookies:
-            response.headers.setdefault("Strict-Transport-Security", "max-age=31536000; includeSubDomains")
-        return response
+            self.defaults.append(("Strict-Transport-Security", "max-age=31536000; includeSubDomains"))
+
+    async def __call__(self, scope, receive, send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+
+        async def send_with_headers(message) -> None:
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                for value in self._cookies(scope):
+                    headers.append("set-cookie", value)
+                for name, value in self.defaults:
+                    headers.setdefault(name, value)
+            await send(message)
+
+        await self.app(scope, receive, send_with_headers)
+
+    def _cookies(self, scope) -> list[str]:
+        state = scope.get("state") or {}
+        jar = Response()
+        if state.get("new_csrf_cookie"):
+            jar.set_cookie(CSRF_COOKIE, state["new_csrf_cookie"], httponly=True, samesite="lax",
+                           secure=self.settings.secure_cookies, max_age=60 * 60 * 24 * 365)
+        clear_if_taken(Request(scope), jar)
+        if state.get("session_ended"):
+            jar.delete_cookie(SESSION_COOKIE)
+        return [v.decode("latin-1") for k, v in jar.raw_headers if k == b"set-cookie"]
 
 
 API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
@@ -190,7 +213,12 @@ def _add_routes(app: FastAPI) -> None:
         app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED)
     for module in PAGE_MODULES:
         app.include_router(module.router, include_in_schema=False)
-    app.mount("/static", StaticFiles(directory=ROOT / "static"), name="static")
+    app.mount("/static", HashedStaticFiles(directory=ROOT / "static"), name="static")
+
+    @app.get("/favicon.ico", include_in_schema=False)
+    def favicon():
+        """Browsers ask for it whatever the page says; the icon is an SVG."""
+        return RedirectResponse(static_url("favicon.svg"), status_code=301)
 
     @app.get("/api/docs", include_in_schema=False)
     def api_docs():
@@ -228,7 +256,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     configure_logging(json=settings.log_json, level=settings.log_level)
     # Inside the headers middleware, so a 500 answer still gets its cookies and headers.
     app.add_middleware(RequestLogMiddleware, on_error=_internal_error)
-    _add_headers_middleware(app, settings)
+    app.add_middleware(CookiesAndHeaders, settings=settings)
+    # Outermost: HTML, JSON, CSS, JS and SVG above 500 bytes go out compressed (not the live
+    # stream: Starlette leaves text/event-stream alone).
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     for exc_class, handler in ((BodyTooLarge, _body_too_large), (DomainError, _domain_error),
                                (RequestValidationError, _validation_error), (StarletteHTTPException, _http_error),
                                (Exception, _unexpected)):

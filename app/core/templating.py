@@ -12,6 +12,7 @@ from app.core.flash import take
 from app.core.i18n import LOCALE_NAMES, LOCALES, translations
 from app.core.markdown import render_markdown
 from app.core.settings import ROOT
+from app.core.static import static_url
 
 
 @pass_context
@@ -59,6 +60,7 @@ def _make_env() -> Environment:
     env.filters["markdown"] = render_markdown
     env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
     env.globals["take_flash"] = _take_flash
+    env.globals["static"] = static_url
     env.globals["LOCALES"] = LOCALES
     env.globals["LOCALE_NAMES"] = LOCALE_NAMES
     return env

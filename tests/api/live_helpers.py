@@ -62,6 +62,7 @@ class Listener:
     ended: threading.Event = field(default_factory=threading.Event)
     opened: threading.Event = field(default_factory=threading.Event)
     body: str = ""
+    headers: dict = field(default_factory=dict)
 
     def start(self) -> Listener:
         threading.Thread(target=self._run, daemon=True).start()
@@ -79,6 +80,7 @@ class Listener:
             if r.status != 200:
                 self.body = r.read().decode()
             self.status = r.status
+            self.headers = {k.lower(): v for k, v in r.getheaders()}
             if r.status != 200:
                 self.opened.set()
                 return

@@ -108,6 +108,7 @@ MATRIX: dict[tuple[str, str], Read | Action | Other] = {
     ("POST", "/campaigns/new"): Action(USERS, {"name": "Matrix new"}),
     ("GET", "/media/{name}"): Read("media", ANYONE, why="images (covers, maps) are served by an unguessable name"),
     ("MOUNT", "/static"): Other("htmx, the stylesheet and scripts: the same for everyone"),
+    ("GET", "/favicon.ico"): Other("a redirect to the icon: the same for everyone"),
     ("GET", "/api/docs"): Read("docs", ANYONE),
     ("GET", API + "/openapi.json"): Read("docs", ANYONE),
     ("POST", API + "/users"): Action(ANYONE, why="anyone may register"),
