@@ -41,7 +41,7 @@ from app.core.limits import MAX_BODY, BodyLimit, BodyTooLarge
 from app.core.logging import RequestLogMiddleware, configure_logging
 from app.core.security import CSRF_COOKIE, LANG_COOKIE, SESSION_COOKIE
 from app.core.settings import ROOT, Settings, get_settings
-from app.core.static import HashedStaticFiles, static_url
+from app.core.static import PAGE_CACHE, HashedStaticFiles, NotModified, static_url
 from app.core.templating import env, render, request_gettext
 from app.core.validation import details_from_errors
 
@@ -154,6 +154,10 @@ async def _http_error(request: Request, exc: StarletteHTTPException):
     return response
 
 
+async def _not_modified(request: Request, exc: NotModified):
+    return Response(status_code=304, headers={"ETag": exc.etag, "Cache-Control": PAGE_CACHE})
+
+
 async def _unexpected(request: Request, exc: Exception):
     # Only for errors outside RequestLogMiddleware (which answers and logs the rest).
     log.exception("unhandled_error", path=request.url.path)
@@ -182,6 +186,9 @@ class CookiesAndHeaders:
                 headers = MutableHeaders(scope=message)
                 for value in self._cookies(scope):
                     headers.append("set-cookie", value)
+                etag = (scope.get("state") or {}).get("etag")
+                if etag and message["status"] == 200 and headers.get("content-type", "").startswith("text/html"):
+                    headers["ETag"], headers["Cache-Control"] = etag, PAGE_CACHE
                 for name, value in self.defaults:
                     headers.setdefault(name, value)
             await send(message)
@@ -262,6 +269,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
     for exc_class, handler in ((BodyTooLarge, _body_too_large), (DomainError, _domain_error),
                                (RequestValidationError, _validation_error), (StarletteHTTPException, _http_error),
+                               (NotModified, _not_modified),
                                (Exception, _unexpected)):
         app.add_exception_handler(exc_class, handler)
     _add_routes(app)

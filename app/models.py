@@ -10,6 +10,7 @@ from app.alliances.models import Alliance, AllianceMember  # noqa: F401
 from app.gold.models import LedgerEntry, Transfer  # noqa: F401
 from app.letters.models import Letter  # noqa: F401
 from app.live.models import LiveEvent  # noqa: F401
+from app.versions.models import CampaignVersion  # noqa: F401
 from app.warbands.models import Order, Warband, WarbandMember  # noqa: F401
 from app.maps.models import Hideout, Path, Place  # noqa: F401
 from app.rounds.models import TwilightChoice  # noqa: F401

@@ -12,6 +12,9 @@ from app.accounts import service
 from app.accounts.models import User
 from app.core.db import WRITE_METHODS, get_session
 from app.core.errors import DomainError
+from app.core.flash import FLASH_COOKIE
+from app.core.static import NotModified, page_etag
+from app.core.types import MAX_ID
 from app.core.i18n import choose_locale
 from app.core.security import (
     CSRF_COOKIE,
@@ -66,8 +69,8 @@ async def csrf_checked(request: Request) -> None:
             raise DomainError("csrf_failed")
 
 
-def _session_user(request: Request, session: Session, token: str) -> User | None:
-    user, ended = service.user_for_session(session, request.app.state.settings, _secret(request), token)
+def _session_user(request: Request, session: Session, token: str, versions_of: int | None = None) -> User | None:
+    user, ended = service.user_for_session(session, request.app.state.settings, _secret(request), token, versions_of)
     if ended:
         # The ended session's row is deleted (kept even if this request is then refused)
         # and the response drops the cookie (app/main.py).
@@ -79,11 +82,25 @@ def _not_logged_in(request: Request) -> DomainError:
     return DomainError("not_logged_in", persist=getattr(request.state, "session_ended", False))
 
 
+def _campaign_page(request: Request) -> int | None:
+    """The campaign of a page GET that may be answered 304 (no flash message waiting)."""
+    cid = request.path_params.get("cid")
+    if request.method != "GET" or cid is None or request.cookies.get(FLASH_COOKIE) or not str(cid).isdigit():
+        return None
+    return int(cid) if 0 < int(cid) <= MAX_ID else None
+
+
 def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
-    user = _session_user(request, session, token) if token else None
+    user = _session_user(request, session, token, _campaign_page(request)) if token else None
     _remember(request, user)
     _set_locale(request, user)
+    versions = user.__dict__.get("page_versions") if user else None
+    if versions is not None:
+        # Issue 17: what the page shows follows from these; an unchanged page is not drawn again.
+        request.state.etag = page_etag(request, user.id, versions)
+        if request.state.etag in request.headers.get("if-none-match", ""):
+            raise NotModified(request.state.etag)
     return user
 
 

@@ -5,10 +5,13 @@ from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import delete, func, or_, update
 from sqlalchemy.exc import OperationalError
+from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
 from app.accounts import rules
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession
+from app.versions.models import CampaignVersion
+from app.versions.service import EVERYWHERE
 from app.core.db import utcnow
 from app.core.errors import DomainError, Duration
 from app.core.i18n import LOCALES
@@ -105,17 +108,22 @@ def _bookkeeping(session: Session, statement) -> bool:
         return False
 
 
-def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
+def user_for_session(session: Session, settings: Settings, secret_key: str, token: str,
+                     versions_of: int | None = None) -> tuple[User | None, bool]:
     """The session's user, or None; the flag says a session was found but had ended (it
-    is deleted, and the browser should drop its cookie)."""
-    row = session.exec(
-        select(User, UserSession)
-        .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token_hash == token_digest(secret_key, token))
-    ).first()
+    is deleted, and the browser should drop its cookie). With `versions_of` (a campaign page),
+    the same statement reads the campaign's change counters into `user.page_versions`."""
+    query = select(User, UserSession).join(UserSession, UserSession.user_id == User.id)
+    if versions_of is not None:
+        mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
+        query = (query.add_columns(mine.version, anywhere.version)
+                 .outerjoin(mine, mine.campaign_id == versions_of).outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE))
+    row = session.exec(query.where(UserSession.token_hash == token_digest(secret_key, token))).first()
     if row is None:
         return None, False
-    user, live = row
+    user, live = row[0], row[1]
+    if versions_of is not None:
+        user.__dict__["page_versions"] = (versions_of, row[2] or 0, row[3] or 0)
     now = utcnow()
     if live.revoked_at is not None or rules.session_expired(
         created_at=_aware(live.created_at), last_seen_at=_aware(live.last_seen_at), now=now,

@@ -185,6 +185,10 @@ class CatalogStore:
         self._stamp: tuple | None = None
         self._catalog: Catalog | None = None
 
+    def stamp(self) -> tuple:
+        """What the catalog files are now (a page's ETag carries it)."""
+        return self._current_stamp()
+
     def _current_stamp(self) -> tuple:
         stamp = []
         for directory in self.dirs:

@@ -55,3 +55,42 @@ class HashedStaticFiles(StaticFiles):
             await send(message)
 
         await super().__call__(scope, receive, send_with_cache)
+
+
+# --- pages: ETag and 304 (issue 17) ------------------------------------------------------------
+
+PAGE_CACHE = "private, no-cache"
+
+
+@lru_cache(maxsize=1)
+def build_id() -> str:
+    """The code, templates, translations and static files this server runs: the same in every
+    worker of one install, different after an upgrade (a page's ETag must change with it)."""
+    digest = hashlib.sha256()
+    for folder in ("app", "templates", "static", "translations"):
+        for path in sorted((ROOT / folder).rglob("*")):
+            if path.is_file() and "__pycache__" not in path.parts:
+                stat = path.stat()
+                digest.update(f"{path.relative_to(ROOT)}:{stat.st_size}:{stat.st_mtime_ns}\n".encode())
+    return digest.hexdigest()[:16]
+
+
+def page_etag(request, user_id: int, versions: tuple[int, int, int]) -> str:
+    """A weak ETag of everything a campaign page depends on: the campaign's and the
+    everywhere change counters, who asks, in which language, how (a page or an htmx partial),
+    the address, the browser's CSRF cookie (its token is in every form), and the catalog files
+    (imported catalogs are picked up without a restart)."""
+    h = request.headers
+    catalog = getattr(request.app.state, "catalog", None)
+    parts = (build_id(), catalog.stamp() if catalog is not None else None, user_id, versions, request.url.path, request.url.query, h.get("hx-request", ""),
+             h.get("accept-language", ""), request.cookies.get("hideout_lang", ""), request.cookies.get("hideout_csrf", ""),
+             getattr(request.state, "locale", ""))
+    return 'W/"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:24] + '"'
+
+
+class NotModified(Exception):
+    """Raised by the page's login dependency when the browser's copy is current."""
+
+    def __init__(self, etag: str) -> None:
+        super().__init__(etag)
+        self.etag = etag

@@ -84,18 +84,19 @@ def thread(session: Session, *, actor: User, campaign_id: int, letter_id: int, o
     result = Thread(viewer=viewer, letter=asked, letters=rows)
     if open_:
         unread = [row.id for row in rows if row.read_at is None and is_letter_recipient(viewer, row)]
-        if unread and _mark_read_on_the_side(session, unread):
+        if unread and _mark_read_on_the_side(session, viewer.campaign.id, unread):
             result.opened = set(unread)
     return result
 
 
-def _mark_read_on_the_side(session: Session, letter_ids: list[int]) -> bool:
+def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[int]) -> bool:
     """A write a read request makes (opening a thread marks its letters read): in a savepoint,
     so that on a busy SQLite (another writer committed first) it is skipped — the letters stay
     unread until the next opening — instead of failing the page."""
     try:
         with session.begin_nested():
-            session.exec(update(Letter).where(Letter.id.in_(letter_ids), Letter.read_at.is_(None))
+            # The campaign in the WHERE also tells the page versions which campaign changed.
+            session.exec(update(Letter).where(Letter.campaign_id == campaign_id, Letter.id.in_(letter_ids), Letter.read_at.is_(None))
                          .values(read_at=utcnow()).execution_options(synchronize_session="evaluate"))
         return True
     except OperationalError:
