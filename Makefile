@@ -66,6 +66,7 @@ i18n: $(BIN)/.installed
 	$(BIN)/pybabel update -i translations/messages.pot -d translations -l pl --no-fuzzy-matching --ignore-obsolete --width=100
 
 bench: $(BIN)/.installed
+	$(BIN)/python -m bench.report
 	$(BIN)/python -m bench.dashboard
 	$(BIN)/python -m bench.map_page
 	$(BIN)/python -m bench.announce

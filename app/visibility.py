@@ -7,7 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, or_
+from sqlalchemy import and_, func, or_
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -41,15 +41,16 @@ class Viewer:
 def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = False, invitee_ok: bool = False) -> Viewer:
     """The campaign as this user may see it. Outsiders get 404, never 403: they are not
     told that a campaign exists."""
-    query = select(Campaign).where(Campaign.id == campaign_id)
+    # One statement for the campaign and the user's player in it (issue 17: the fixed cost of
+    # every request); a lock takes the campaign row only.
+    query = (select(Campaign, Player).outerjoin(Player, and_(Player.campaign_id == Campaign.id, Player.user_id == user.id))
+             .where(Campaign.id == campaign_id))
     if lock:
-        query = query.with_for_update()
-    campaign = session.exec(query).first()
-    if campaign is None:
+        query = query.with_for_update(of=Campaign)
+    row = session.exec(query).first()
+    if row is None:
         raise DomainError("not_found")
-    player = session.exec(
-        select(Player).where(Player.campaign_id == campaign_id, Player.user_id == user.id)
-    ).first()
+    campaign, player = row
     viewer = Viewer(user=user, campaign=campaign, player=player)
     if viewer.is_member:
         return viewer

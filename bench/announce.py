@@ -25,26 +25,26 @@ from bench.large_campaign import add_player
 PLAYERS, WARBANDS, DESTINATIONS = 40, 2000, 300
 
 
-def build(engine) -> int:
+def build(engine, warbands: int = WARBANDS, destinations: int = DESTINATIONS) -> int:
     rng = random.Random(11)
     with Session(engine) as s:
-        gm = User(nickname="benchgm", nickname_key="benchgm", password_hash="x")
+        gm = User(nickname=f"benchgm{warbands}", nickname_key=f"benchgm{warbands}", password_hash="x")
         s.add(gm)
         s.flush()
         c = Campaign(gm_user_id=gm.id, name="Bench", status="running", round=1, phase="orders", max_players=40,
                      modules={"multi_band_battles": True, "battle_size_limit": 4})
         s.add(c)
         s.flush()
-        places = [Place(campaign_id=c.id, name=f"P{i}") for i in range(DESTINATIONS)]
+        places = [Place(campaign_id=c.id, name=f"P{i}") for i in range(destinations)]
         s.add_all(places)
         players = [add_player(s, c.id, f"b{i}") for i in range(PLAYERS)]
         companies = [Company(campaign_id=c.id, player_id=p.id, faction="orcs") for p in players]
         s.add_all(companies)
         s.flush()
         # Each player's warbands go to different places (one per place per player).
-        per_player = WARBANDS // PLAYERS
+        per_player = warbands // PLAYERS
         for p, company in zip(players, companies):
-            for dest in rng.sample(range(DESTINATIONS), per_player):
+            for dest in rng.sample(range(destinations), per_player):
                 w = Warband(campaign_id=c.id, player_id=p.id, name=f"W{p.id}-{dest}")
                 s.add(w)
                 s.flush()
@@ -59,19 +59,26 @@ def build(engine) -> int:
         return c.id
 
 
-def main() -> None:
+def timed(warbands: int, destinations: int) -> float:
+    """Seconds to announce (and commit) the battles of a fresh campaign of this size."""
     url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{Path(tempfile.mkdtemp()) / 'announce.sqlite3'}")
     upgrade(url)
     engine = make_engine(url)
-    cid = build(engine)
+    cid = build(engine, warbands, destinations)
     catalog = load([STARTER_DIR])
     with Session(engine) as s:
         campaign = s.get(Campaign, cid)
         start = time.perf_counter()
-        battles = announce(s, campaign=campaign, catalog=catalog, master_seed=1)
+        announce(s, campaign=campaign, catalog=catalog, master_seed=1)
         s.commit()
         took = time.perf_counter() - start
-    print(f"announced {len(battles)} battles for {WARBANDS} warbands at {DESTINATIONS} destinations in {took:.2f} s")
+    engine.dispose()
+    return took
+
+
+def main() -> None:
+    took = timed(WARBANDS, DESTINATIONS)
+    print(f"announced the battles of {WARBANDS} warbands at {DESTINATIONS} destinations in {took:.2f} s")
 
 
 if __name__ == "__main__":

@@ -106,7 +106,7 @@ def _page(request, session, user, cid, status_code=200, *, chosen_event: int | N
         error, errors = " ".join(filter(None, [error, *errors.values()])), {}
     return render(request, "alliances/alliances.html", status_code=status_code, viewer=viewer, campaign=campaign,
                   me=me, names=names, waiting=waiting, mine=mine, revealed=revealed, make=make,
-                  labels=maps.place_labels(maps.places(session, cid)), form=form or {}, errors=errors or {}, error=error,
+                  labels=maps.labels(session, cid), form=form or {}, errors=errors or {}, error=error,
                   open=_open(campaign), tab="alliances")
 
 

@@ -38,7 +38,7 @@ def battles(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
     arrivals = service.arrivals_of(session, viewer.campaign, shown_round)
     return render(request, "battles/battles.html", viewer=viewer, campaign=viewer.campaign, views=views, me=me,
                   arrivals=arrivals, arrival_warbands=service.warband_names(session, arrivals),
-                  names=_names(session, cid), labels=maps.place_labels(maps.places(session, cid)), catalog=catalog,
+                  names=_names(session, cid), labels=maps.labels(session, cid), catalog=catalog,
                   shown_round=shown_round, tab="battles")
 
 
@@ -49,7 +49,7 @@ def _battle_page(request, session, user, cid, bid, catalog, status_code=200, **e
     arrivals = service.arrivals_of(session, viewer.campaign, view.battle.round, place_id=view.battle.place_id)
     return render(request, "battles/battle.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
                   arrivals=arrivals, arrival_warbands=service.warband_names(session, arrivals),
-                  me=me, names=_names(session, cid), labels=maps.place_labels(maps.places(session, cid)), catalog=catalog,
+                  me=me, names=_names(session, cid), labels=maps.labels(session, cid), catalog=catalog,
                   event=event, beacon=service.beacon_hint(view.battle), tab="battles", **extra)
 
 

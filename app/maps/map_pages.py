@@ -13,6 +13,7 @@ from app.accounts.deps import PageLogin, SessionDep
 from app.core import flash
 from app.core.errors import N_, DomainError
 from app.core.forms import Form, blank_to_none, refusal, see_other, typed, validate
+from app.core.i18n import translations
 from app.core.templating import render
 from app.maps import service, view as drawing
 from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
@@ -100,9 +101,12 @@ def _map_page(request, session, user, cid: PathId, of: int | None, status_code=2
     context = {}
     if selected is not None:
         context = _sheet_context(session, viewer, selected, positions)
+    stands = _stands(positions)
+    ngettext = translations(request.state.locale).ngettext
     return render(
         request, "maps/map.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
-        markers=markers, lines=drawing.lines(view, markers), of=of, tab="map", stands=_stands(positions),
+        svg_paths=drawing.svg_paths(drawing.lines(view, markers)), svg_places=drawing.svg_places(markers, stands, viewer.campaign.id, ngettext),
+        of=of, tab="map", stands=stands,
         paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), selected=selected, **context, **extra,
     )
 

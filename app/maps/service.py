@@ -44,6 +44,12 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
     return [by_id[i] for i in rules.parent_candidates(place_id, {p.id: p.parent_id for p in places_})]
 
 
+def labels(session: Session, campaign_id: int) -> dict[int, str]:
+    """Every place's label, from light rows of the three columns it needs (issue 17: pages
+    label a few places, and full rows of every place cost more than the page)."""
+    return place_labels(list(session.exec(select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == campaign_id)).all()))
+
+
 def place_labels(places_: list[Place]) -> dict[int, str]:
     """'City › Docks', so places on different maps can be told apart."""
     by_id = {p.id: p for p in places_}
@@ -276,8 +282,8 @@ class MapView:
     campaign: Campaign
     place: Place | None  # None for the top map
     breadcrumbs: list[Place]
-    places: list[Place]
-    paths: list[Path]
+    places: list  # rows of PLACE_COLUMNS
+    paths: list  # rows of id, from_place_id, to_place_id, one_way
     owners: dict[int, tuple[str, int]] = field(default_factory=dict)  # player id -> (nickname, colour)
     hideouts: set[int] = field(default_factory=set)
     events: dict[int, list] = field(default_factory=dict)  # place id -> its active events
@@ -296,6 +302,10 @@ class MapView:
         return round(1000 * image[2] / image[1]) if image else 700
 
 
+PLACE_COLUMNS = (Place.id, Place.name, Place.description, Place.income, Place.hideout_slot, Place.x, Place.y, Place.parent_id,
+                 Place.has_map, Place.entry, Place.owner_player_id)
+
+
 def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
     """Everything one map shows, in a fixed number of statements; `events` (place id -> its
     active events) comes from the events domain, which maps does not import."""
@@ -310,22 +320,25 @@ def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int,
         while node is not None:
             crumbs.insert(0, node)
             node = session.get(Place, node.parent_id) if node.parent_id else None
+    # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
     on_map = list(
         session.exec(
-            select(Place).where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None)).order_by(Place.id)
+            select(*PLACE_COLUMNS).where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
+            .order_by(Place.id)
         ).all()
     )
+    map_paths = list(session.exec(
+        select(Path.id, Path.from_place_id, Path.to_place_id, Path.one_way).join(Place, Place.id == Path.from_place_id)
+        .where(Path.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None)).order_by(Path.id)
+    ).all()) if on_map else []
     ids = [p.id for p in on_map]
-    map_paths = (
-        list(session.exec(select(Path).where(Path.campaign_id == campaign.id, Path.from_place_id.in_(ids)).order_by(Path.id)).all())
-        if ids else []
-    )
     players = session.exec(
         select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id).order_by(Player.id)
     ).all()
     owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
     hideouts = set(
-        session.exec(select(Hideout.place_id).where(Hideout.campaign_id == campaign.id, Hideout.place_id.in_(ids))).all()
+        session.exec(select(Hideout.place_id).join(Place, Place.id == Hideout.place_id)
+                     .where(Hideout.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))).all()
     ) if ids else set()
     return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners,
                    hideouts=hideouts, events=events or {})

@@ -92,7 +92,7 @@ def _twilight_page(request, session, user, cid, status_code: int = 200, **extra)
     arrivals = [a for r in view.rows for a in r.unopposed + r.left_out]
     warbands = service.warband_names(session, [a.warband_id for a in arrivals])
     return render(request, "rounds/twilight.html", status_code=status_code, viewer=view.viewer, campaign=campaign, view=view,
-                  names=nicknames(session, cid), labels=maps.place_labels(maps.places(session, cid)), warbands=warbands,
+                  names=nicknames(session, cid), labels=maps.labels(session, cid), warbands=warbands,
                   tab="twilight", **extra)
 
 
@@ -113,7 +113,7 @@ def choose(cid: PathId, request: Request, user: PageLogin, session: SessionDep, 
     except DomainError as exc:
         return _twilight_page(request, session, user, cid, status_code=exc.status, error=refusal(request, session, exc))
     names = nicknames(session, cid)
-    place = maps.place_labels(maps.places(session, cid)).get(place_id, "")
+    place = maps.labels(session, cid).get(place_id, "")
     return flash.redirect(request, f"/campaigns/{cid}/twilight#place-{place_id}", N_("%(player)s takes %(place)s."),
                           player=names.get(player_id, ""), place=place)
 
@@ -127,7 +127,7 @@ def dashboard_panel(session, viewer):
     if not (todo.battles or todo.settle or todo.ransoms or (campaign.status == "running" and campaign.phase in ("settlement", "twilight"))):
         return None
     names = nicknames(session, campaign.id) if viewer.is_gm and todo.settle else {}
-    labels = maps.place_labels(maps.places(session, campaign.id)) if todo.settle else {}
+    labels = maps.labels(session, campaign.id) if todo.settle else {}
     return "rounds/_dashboard.html", {"todo": todo, "names": names, "labels": labels}
 
 

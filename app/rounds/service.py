@@ -80,7 +80,7 @@ def missing_for_twilight(session: Session, campaign: Campaign) -> list[rules.Mis
 def _missing_params(session: Session, campaign: Campaign, missing: list[rules.Missing]) -> tuple[dict, list[dict]]:
     """What the refusal names: the places and players Twilight waits for."""
     names = {p.player_id: p.nickname for p in campaigns.players(session, campaign.id)}
-    labels = maps.place_labels(maps.places(session, campaign.id))
+    labels = maps.labels(session, campaign.id)
     results, disputes, settlements, details = [], [], [], []
     for m in missing:
         who = ", ".join(names.get(p, "?") for p in m.player_ids)
@@ -291,7 +291,7 @@ def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -
     rows = twilight_rows(session, campaign)
     undecided = [r for r in rows if r.missing_choice]
     if undecided:
-        labels = maps.place_labels(maps.places(session, campaign.id))
+        labels = maps.labels(session, campaign.id)
         raise DomainError("twilight_choice_missing", places=", ".join(labels.get(r.place_id, "") for r in undecided),
                           details=[{"code": "twilight_choice_missing", "place_id": r.place_id,
                                     "candidates": list(r.outcome.candidates)} for r in undecided])

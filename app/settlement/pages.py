@@ -37,7 +37,7 @@ def _page(request, session, user, cid, bid, wid, status_code=200, shown: dict | 
     gone = {i["model_id"] for i in steps["injuries"] if i["result"] in rules.GONE}
     return render(
         request, "settlement/settlement.html", status_code=status_code, viewer=sv.viewer, campaign=sv.viewer.campaign, sv=sv,
-        steps=steps, names=names, labels=maps.place_labels(maps.places(session, cid)), settings=settings,
+        steps=steps, names=names, labels=maps.labels(session, cid), settings=settings,
         taken_out=set(steps["course"].get("taken_out") or []), objectives=set(steps["course"].get("objectives") or []),
         took_out={int(k): v for k, v in (steps["course"].get("took_out") or {}).items()},
         injuries={i["model_id"]: i for i in steps["injuries"]}, rolled={m: r[-1] for m, r in sv.rolls.items() if r},

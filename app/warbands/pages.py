@@ -65,7 +65,7 @@ def _builder(request, session, user, cid, catalog, warband_id=None, model_ids=No
         # hideout keeps its roster until it is back in one.
         context.update(_positions(session, viewer.campaign, view.player.id), stands=warband.location_place_id if warband else None)
         if context["moving"]:
-            context["labels"] = maps.place_labels(maps.places(session, cid))
+            context["labels"] = maps.labels(session, cid)
             if warband is None:
                 hideouts = context["hideouts"]
                 context["gather"] = location_place_id if location_place_id in hideouts else next(iter(hideouts), None)
@@ -93,7 +93,7 @@ def warbands(cid: PathId, request: Request, user: PageLogin, session: SessionDep
 
 def _list_page(request, session, user, cid, catalog, status_code=200, **extra):
     viewer, views = service.list_warbands(session, actor=user, campaign_id=cid, catalog=catalog)
-    labels = maps.place_labels(maps.places(session, cid))
+    labels = maps.labels(session, cid)
     event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
     return render(request, "warbands/warbands.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign,
                   views=views, limit=service.warband_limit(session, viewer.campaign, viewer.player.id) if viewer.player else viewer.campaign.warband_points, labels=labels, event_titles=event_titles, catalog=catalog,
@@ -209,7 +209,7 @@ def send(cid: PathId, wid: PathId, request: Request, user: PageLogin, session: S
         message = refusal(request, session, exc)
         details = [d["message"] for d in detail_messages(exc.details, request_gettext(request))]
         return _send_page(request, session, user, cid, catalog, wid, status_code=exc.status, error=message, details=details)
-    where = maps.place_labels(maps.places(session, cid)).get(order.place_id, "")
+    where = maps.labels(session, cid).get(order.place_id, "")
     if order.event_id is not None:
         event = next((e for e in events.active_events(session, campaign_of(session, actor=user, campaign_id=cid).campaign) if e.id == order.event_id), None)
         where = f"{event.title} · {where}" if event else where
@@ -234,6 +234,6 @@ def orders(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
     nicknames = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(request, "warbands/orders.html", viewer=viewer, campaign=campaign, orders=rows, warbands=warbands_,
-                  nicknames=nicknames, labels=maps.place_labels(maps.places(session, cid)), event_titles=event_titles,
+                  nicknames=nicknames, labels=maps.labels(session, cid), event_titles=event_titles,
                   public=seen.public, not_sent=service.not_sent_yet(viewer, rows, nicknames),
                   tab="orders")

@@ -1,0 +1,105 @@
+"""One table of the ratios issue 17 asks for, each measured side by side in one run (timings
+on a shared machine are noisy; ratios of interleaved runs much less so):
+
+- page ÷ bare route, in process (TestClient, the same client and loop): the main pages of a
+  40-player campaign in Battles, and the map of 300 places and 600 paths, against a bare
+  FastAPI route returning a small dict;
+- first load and repeat visit, in bytes, as a browser that accepts gzip fetches them: the
+  page and its static files, then again with the ETag and the cached immutable files;
+- announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
+
+Run: `python -m bench.report` (printed by `make bench`). Read each ratio, not the times: a
+page at 2.0 costs twice the bare route in the same run; an announce ratio near 2.0 is linear.
+"""
+from __future__ import annotations
+
+import re
+import statistics
+import time
+
+from fastapi import FastAPI
+from starlette.testclient import TestClient
+
+from bench import announce
+from bench.common import logged_in_gm
+from bench.large_campaign import build_map, build_round
+
+ROUNDS = 15
+
+
+def _bare() -> TestClient:
+    app = FastAPI()
+
+    @app.get("/bare")
+    def bare():
+        return {"ok": True}
+
+    return TestClient(app)
+
+
+def _median_ms(client, url: str, headers: dict | None = None) -> float:
+    times = []
+    for _ in range(ROUNDS):
+        start = time.perf_counter()
+        r = client.get(url, headers=headers or {})
+        times.append((time.perf_counter() - start) * 1000)
+        assert r.status_code in (200, 304), (url, r.status_code)
+    return statistics.median(times)
+
+
+def _assets(html: str) -> list[str]:
+    return re.findall(r'(?:src|href)="(/static/[^"]+)"', html)
+
+
+def _wire_bytes(r) -> int:
+    """What travelled: the (compressed) body and the header lines."""
+    raw = r.headers.get("content-length")
+    body = int(raw) if raw is not None else len(r.content)
+    return body + sum(len(k) + len(v) + 4 for k, v in r.headers.items())
+
+
+def _first_and_repeat(client, url: str) -> tuple[int, int]:
+    gz = {"Accept-Encoding": "gzip"}
+    page = client.get(url, headers=gz)
+    first = _wire_bytes(page) + sum(_wire_bytes(client.get(a, headers=gz)) for a in _assets(page.text))
+    again = client.get(url, headers={**gz, "If-None-Match": page.headers.get("etag", "")})
+    # Static files under their hash are `immutable`: a browser does not ask for them again.
+    repeat = _wire_bytes(again) + sum(_wire_bytes(client.get(a, headers=gz)) for a in _assets(page.text)
+                                      if "?v=" not in a)
+    return first, repeat
+
+
+def main() -> None:
+    app, client = logged_in_gm()
+    bare = _bare()
+    rows = []
+    with client, bare:
+        cid, _ = build_round(app.state.engine, gm_nickname="gamemaster", players=40)
+        map_cid = build_map(app.state.engine, gm_nickname="gamemaster", places=300, paths=600)
+        client.get("/")  # the login's flash message
+        pages = [("dashboard", f"/campaigns/{cid}"), ("battles", f"/campaigns/{cid}/battles"),
+                 ("players", f"/campaigns/{cid}/players"), ("chronicle", f"/campaigns/{cid}/chronicle"),
+                 ("orders", f"/campaigns/{cid}/orders"), ("map", f"/campaigns/{map_cid}/map")]
+        for name, url in pages:
+            base = _median_ms(bare, "/bare")
+            page = _median_ms(client, url)
+            base = (base + _median_ms(bare, "/bare")) / 2
+            rows.append((f"{name} ÷ bare route (in process)", f"{page / base:.1f}", f"{page:.1f} ms vs {base:.2f} ms"))
+            etag = client.get(url).headers.get("etag")
+            if etag:
+                revalidated = _median_ms(client, url, {"If-None-Match": etag})
+                rows.append((f"{name}, unchanged (304) ÷ bare route", f"{revalidated / base:.1f}", f"{revalidated:.1f} ms"))
+        for name, url in (pages[0], pages[-1]):
+            first, repeat = _first_and_repeat(client, url)
+            rows.append((f"{name}: first load / repeat visit", f"{first / 1024:.0f} KB / {repeat / 1024:.1f} KB", "gzip, static cached"))
+    small = announce.timed(announce.WARBANDS, announce.DESTINATIONS)
+    large = announce.timed(announce.WARBANDS * 2, announce.DESTINATIONS * 2)
+    rows.append(("announce 2,000 / 4,000 warbands", f"{small:.2f} s / {large:.2f} s", f"×{large / small:.2f} for ×2 size"))
+    width = max(len(r[0]) for r in rows)
+    print(f"{'measure':<{width}}  {'ratio / size':>18}  detail")
+    for label, value, detail in rows:
+        print(f"{label:<{width}}  {value:>18}  {detail}")
+
+
+if __name__ == "__main__":
+    main()
