@@ -7,6 +7,7 @@ from collections import defaultdict
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
+from sqlalchemy import func, insert
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -64,21 +65,22 @@ def alliances(session: Session, campaign: Campaign, event_id: int | None) -> Cal
     return lambda a, b: bool(set(of(a, event_id)) & set(of(b, event_id)))
 
 
-def _rosters(session: Session, warband_ids: list[int]) -> dict[int, list[dict]]:
-    """Each warband's models with their items, in three statements."""
-    links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(warband_ids))).all() if warband_ids else []
-    model_ids = [link.model_id for link in links]
-    models = {m.id: m for m in session.exec(select(CompanyModel).where(CompanyModel.id.in_(model_ids))).all()} if model_ids else {}
+def _rosters(session: Session, warbands) -> dict[int, list[dict]]:
+    """Each warband's models with their items, in two statements of the columns shown.
+    `warbands` is a list of ids, or a select of them (issue 17: a round's thousands of
+    warbands are named by the orders that send them, not by a list of every id)."""
+    members = (select(WarbandMember.warband_id, CompanyModel.id, CompanyModel.name, CompanyModel.types, CompanyModel.points,
+                      CompanyModel.stats).join(CompanyModel, CompanyModel.id == WarbandMember.model_id)
+               .where(WarbandMember.warband_id.in_(warbands)).order_by(WarbandMember.warband_id, CompanyModel.id))
     items: dict[int, list[str]] = defaultdict(list)
-    if model_ids:
-        for item in session.exec(select(CompanyItem).where(CompanyItem.model_id.in_(model_ids)).order_by(CompanyItem.id)).all():
-            items[item.model_id].append(item.name)
+    for model_id, name in session.exec(select(CompanyItem.model_id, CompanyItem.name)
+                                       .join(WarbandMember, WarbandMember.model_id == CompanyItem.model_id)
+                                       .where(WarbandMember.warband_id.in_(warbands)).order_by(CompanyItem.id)).all():
+        items[model_id].append(name)
     rosters: dict[int, list[dict]] = defaultdict(list)
-    for link in sorted(links, key=lambda x: x.model_id):
-        m = models.get(link.model_id)
-        if m:
-            rosters[link.warband_id].append({"model_id": m.id, "name": m.name, "types": m.types, "points": m.points,
-                                             "stats": m.stats, "items": items[m.id]})
+    for warband_id, model_id, name, types, points, stats in session.exec(members).all():
+        rosters[warband_id].append({"model_id": model_id, "name": name, "types": types, "points": points, "stats": stats,
+                                    "items": items[model_id]})
     return rosters
 
 
@@ -91,23 +93,30 @@ def _mercenary_entry(warband: Warband, catalog: Catalog) -> dict:
             "stats": dict(data.stats) if data else {}, "items": []}
 
 
-def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_seed: int | None = None) -> list[Battle]:
+def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_seed: int | None = None) -> int:
     """R6.1-R6.7: the round's orders become battles, each destination split by its own
-    stored seed. Runs once, inside the phase change to Battles."""
-    orders = list(session.exec(select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all())
+    stored seed. Runs once, inside the phase change to Battles; returns how many."""
+    # Light rows of the columns used (issue 17: thousands of orders and warbands).
+    orders = list(session.exec(select(Order.warband_id, Order.player_id, Order.place_id, Order.event_id, Order.points)
+                               .where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all())
     master = random.Random(secrets.randbits(63) if master_seed is None else master_seed)
     destinations: dict[tuple, list[Order]] = defaultdict(list)
     for order in orders:
         destinations[("event", order.event_id) if order.event_id else ("place", order.place_id)].append(order)
     events = {e.id: e for e in session.exec(select(Event).where(Event.campaign_id == campaign.id)).all()}
     places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id)).all()}
-    warbands = {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_([o.warband_id for o in orders]))).all()} if orders else {}
+    warbands = {w.id: w for w in session.exec(
+        select(Warband.id, Warband.name, Warband.player_id, Warband.mercenary_key, Warband.mercenary_name, Warband.mercenary_types,
+               Warband.mercenary_points).join(Order, Order.warband_id == Warband.id)
+        .where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all()}
     # R9.8: a defender fights with its roster of this moment — the models able to fight
     # (R4.7) — without a mercenary; one with nobody able to fight does not defend.
     defending = _defenders(session, campaign, orders, destinations)
     defender_points = _points(session, [w.id for w, _key in defending])
     defending = [(w, key) for w, key in defending if w.id in defender_points]
-    rosters = _rosters(session, list(warbands) + [w.id for w, _key in defending])
+    rosters = _rosters(session, select(Order.warband_id).where(Order.campaign_id == campaign.id, Order.round == campaign.round))
+    if defending:
+        rosters.update(_rosters(session, [w.id for w, _key in defending]))
     for w in warbands.values():
         if w.mercenary_key:
             rosters[w.id].append(_mercenary_entry(w, catalog))
@@ -116,7 +125,8 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
         rosters[w.id] = [entry for entry in rosters[w.id] if entry["model_id"] in defender_points[w.id][1]]
     cap = rules.capacity(bool(campaign.modules.get("multi_band_battles")), campaign.modules.get("battle_size_limit"))
     scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender") for s in catalog.scenarios.values()}
-    announced: list[tuple[Battle, list[BattleWarband]]] = []
+    announced: list[tuple[dict, list[dict], tuple[str, dict]]] = []
+    arrivals_out: list[dict] = []
     for key in sorted(destinations, key=lambda k: (k[0], k[1])):
         group = destinations[key]
         seed = master.getrandbits(31)
@@ -128,19 +138,31 @@ def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_s
         arrivals += [rules.Arrival(w.id, w.player_id, defender_points[w.id][0]) for w, at in defending if at == key]
         plan = rules.plan_destination(arrivals, allied, cap, seed)
         for kind, rows in (("unopposed", plan.unopposed), ("left_out", plan.left_out)):
-            session.add_all(Arrival(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
-                                    warband_id=a.warband_id, player_id=a.player_id, kind=kind, seed=seed) for a in rows)
+            arrivals_out += [{"campaign_id": campaign.id, "round": campaign.round, "place_id": place.id, "event_id": event.id if event else None,
+                              "warband_id": a.warband_id, "player_id": a.player_id, "kind": kind, "seed": seed} for a in rows]
         for index, sides in enumerate(plan.battles):
-            announced.append(_battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios))
-    # Two batched inserts instead of one round trip per battle.
-    session.add_all(b for b, _ws in announced)
-    session.flush()
-    for battle_, rows in announced:
-        for row in rows:
-            row.battle_id = battle_.id
-        session.add_all(rows)
-    session.flush()
-    return [b for b, _ws in announced]
+            announced.append(_battle(campaign, place, event, seed, index, sides, warbands, rosters, scenarios))
+    return _write(session, campaign, announced, arrivals_out)
+
+
+def _write(session: Session, campaign: Campaign, announced: list, arrivals_out: list[dict]) -> int:
+    """Plain rows in a few executemany statements (issue 17: building ORM objects, and the ORM
+    inserting battles one by one to learn their ids, cost more than planning). The battles'
+    ids are read back in insertion order: announcing runs once per round, under the campaign's
+    lock, so the round's battles after the largest id before are exactly these."""
+    if arrivals_out:
+        session.execute(insert(Arrival), arrivals_out)
+    if not announced:
+        return 0
+    before = session.exec(select(func.max(Battle.id))).one() or 0
+    session.execute(insert(Battle), [b for b, _rows, _entry in announced])
+    ids = list(session.exec(select(Battle.id).where(Battle.campaign_id == campaign.id, Battle.round == campaign.round,
+                                                      Battle.id > before).order_by(Battle.id)).all())
+    assert len(ids) == len(announced), (len(ids), len(announced))
+    session.execute(insert(BattleWarband), [{**row, "battle_id": battle_id} for battle_id, (_b, rows, _e) in zip(ids, announced)
+                                            for row in rows])
+    chronicle.record_many(session, campaign, [entry for _b, _rows, entry in announced])
+    return len(ids)
 
 
 def _defenders(session: Session, campaign: Campaign, orders: list[Order], destinations: dict) -> list[tuple[Warband, tuple]]:
@@ -190,30 +212,32 @@ def _points(session: Session, warband_ids: list[int]) -> dict[int, tuple[int, se
     return {w: (totals[w], ready[w]) for w in ready}
 
 
-def _battle(session, campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> tuple[Battle, list[BattleWarband]]:
+def _battle(campaign, place, event, seed, index, sides, warbands, rosters, scenarios) -> tuple[dict, list[dict], tuple[str, dict]]:
+    """One battle as plain rows: the battle, its warbands, and its chronicle entry."""
     rng = random.Random(seed * 1000 + index)
     size = sum(len(s) for s in sides)
     choice = rules.choose_scenario(event.scenario if event else None, bool(event and event.other_mission), size, scenarios, rng,
                                    roles_override=event.roles if event else None)
-    battle = Battle(campaign_id=campaign.id, round=campaign.round, place_id=place.id, event_id=event.id if event else None,
-                    seed=seed, scenario=choice.key, other_mission=event.other_mission if event else None, roles=choice.roles,
-                    notes=(event.notes if event and size > 2 else ""))
+    battle = {"campaign_id": campaign.id, "round": campaign.round, "place_id": place.id, "event_id": event.id if event else None,
+              "seed": seed, "scenario": choice.key, "other_mission": event.other_mission if event else None, "roles": choice.roles,
+              "notes": (event.notes if event and size > 2 else ""), "status": "announced", "winners": [], "dispute_reason": "",
+              "created_at": utcnow()}
     defender = rules.defender_side([{a.player_id for a in side} for side in sides], place.owner_player_id, rng) if choice.roles else None
     flat = [(i, a) for i, side in enumerate(sides) for a in side]
     dog = rules.underdog([a.points for _i, a in flat], campaign.underdog_points_per_die)
     rows = []
     for (side_index, a), d in zip(flat, dog):
         role = None if defender is None else ("defender" if side_index == defender else "attacker")
-        rows.append(BattleWarband(side=side_index, role=role, warband_id=a.warband_id, player_id=a.player_id,
-                                  name=warbands[a.warband_id].name, points=a.points, roster=rosters.get(a.warband_id, []),
-                                  underdog_dice=d.dice, bonus_points=d.bonus_points))
-    chronicle.record(session, campaign, "battle_announced_event" if event else "battle_announced", place=place.name,
-                     title=event.title if event else "", warbands=" vs ".join(
-                         " & ".join(warbands[a.warband_id].name for a in side) for side in sides),
-                     rosters=[{"name": r.name, "points": r.points,
-                               "models": [{"name": m["name"], "points": m["points"], "mercenary": bool(m.get("mercenary"))} for m in r.roster]}
-                              for r in rows])
-    return battle, rows
+        rows.append({"side": side_index, "role": role, "warband_id": a.warband_id, "player_id": a.player_id,
+                     "name": warbands[a.warband_id].name, "points": a.points, "roster": rosters.get(a.warband_id, []),
+                     "underdog_dice": d.dice, "bonus_points": d.bonus_points})
+    entry = ("battle_announced_event" if event else "battle_announced",
+             {"place": place.name, "title": event.title if event else "",
+              "warbands": " vs ".join(" & ".join(warbands[a.warband_id].name for a in side) for side in sides),
+              "rosters": [{"name": r["name"], "points": r["points"],
+                           "models": [{"name": m["name"], "points": m["points"], "mercenary": bool(m.get("mercenary"))} for m in r["roster"]]}
+                          for r in rows]})
+    return battle, rows, entry
 
 
 def beacon_hint(battle: Battle) -> bool:
@@ -241,9 +265,13 @@ class BattleView:
         return [grouped[k] for k in sorted(grouped)]
 
 
-def battles_of(session: Session, campaign: Campaign, round_: int | None = None, battle_ids: list[int] | None = None) -> list[BattleView]:
-    """Battles of a round with their warbands and confirmations (three statements)."""
+def battles_of(session: Session, campaign: Campaign, round_: int | None = None, battle_ids: list[int] | None = None,
+               player_id: int | None = None) -> list[BattleView]:
+    """Battles of a round with their warbands and confirmations (three statements); with
+    `player_id`, only the battles that player fights."""
     query = select(Battle).where(Battle.campaign_id == campaign.id)
+    if player_id is not None:
+        query = query.where(Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == player_id)))
     if battle_ids is not None:
         query = query.where(Battle.id.in_(battle_ids))
     else:

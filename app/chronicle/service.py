@@ -1,10 +1,12 @@
 """The chronicle: a public, paginated log (R11.1). Only public facts are written here."""
 from __future__ import annotations
 
+from sqlalchemy import insert
 from sqlmodel import Session, select
 
 from app.campaigns.models import Campaign
 from app.chronicle.models import ChronicleEntry
+from app.core.db import utcnow
 from app.core.pagination import Page, paginate
 
 def record(session: Session, campaign: Campaign, kind: str, **params) -> ChronicleEntry:
@@ -13,6 +15,13 @@ def record(session: Session, campaign: Campaign, kind: str, **params) -> Chronic
     )
     session.add(entry)
     return entry
+
+
+def record_many(session: Session, campaign: Campaign, entries: list[tuple[str, dict]]) -> None:
+    """Many entries in one statement (announcing hundreds of battles)."""
+    if entries:
+        session.execute(insert(ChronicleEntry), [{"campaign_id": campaign.id, "round": campaign.round, "phase": campaign.phase,
+                                                  "kind": kind, "params": params, "created_at": utcnow()} for kind, params in entries])
 
 
 def list_entries(session: Session, *, campaign_id: int, page: int = 1, per_page: int = 50) -> Page:

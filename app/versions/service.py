@@ -70,8 +70,20 @@ def _bulk(state) -> None:
     name = getattr(table, "name", None)
     if name is None or name in IGNORED:
         return
+    touched = _touched(state.session)
+    if state.is_insert:
+        # Bulk inserts of plain rows (announcing): their campaign, or their parent, is in each row.
+        rows = state.parameters if isinstance(state.parameters, list) else [state.parameters or {}]
+        if rows and all("campaign_id" in r for r in rows):
+            touched["campaigns"].update(r["campaign_id"] for r in rows)
+            return
+        if name in PARENTS and rows and all(PARENTS[name][0] in r for r in rows):
+            touched["parents"].setdefault(name, set()).update(r[PARENTS[name][0]] for r in rows)
+            return
+        touched["campaigns"].add(EVERYWHERE)
+        return
     campaign = _campaign_in(getattr(state.statement, "whereclause", None))
-    _touched(state.session)["campaigns"].add(campaign if campaign is not None else EVERYWHERE)
+    touched["campaigns"].add(campaign if campaign is not None else EVERYWHERE)
 
 
 @event.listens_for(Session, "before_commit")
