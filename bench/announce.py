@@ -3,6 +3,7 @@ battles up to 4 warbands) on a temporary SQLite database, or BENCH_DATABASE_URL.
 Run: python -m bench.announce"""
 from __future__ import annotations
 
+import gc
 import os
 import random
 import tempfile
@@ -37,7 +38,7 @@ def build(engine, warbands: int = WARBANDS, destinations: int = DESTINATIONS) ->
         s.flush()
         places = [Place(campaign_id=c.id, name=f"P{i}") for i in range(destinations)]
         s.add_all(places)
-        players = [add_player(s, c.id, f"b{i}") for i in range(PLAYERS)]
+        players = [add_player(s, c.id, f"b{warbands}_{i}") for i in range(PLAYERS)]
         companies = [Company(campaign_id=c.id, player_id=p.id, faction="orcs") for p in players]
         s.add_all(companies)
         s.flush()
@@ -66,6 +67,7 @@ def timed(warbands: int, destinations: int) -> float:
     engine = make_engine(url)
     cid = build(engine, warbands, destinations)
     catalog = load([STARTER_DIR])
+    gc.collect()  # each size starts from the same heap
     with Session(engine) as s:
         campaign = s.get(Campaign, cid)
         start = time.perf_counter()

@@ -14,6 +14,7 @@ page at 2.0 costs twice the bare route in the same run; an announce ratio near 2
 from __future__ import annotations
 
 import re
+import shutil
 import statistics
 import time
 
@@ -92,9 +93,12 @@ def main() -> None:
         for name, url in (pages[0], pages[-1]):
             first, repeat = _first_and_repeat(client, url)
             rows.append((f"{name}: first load / repeat visit", f"{first / 1024:.0f} KB / {repeat / 1024:.1f} KB", "gzip, static cached"))
+    announce.timed(200, 30)  # warm-up: imports, the catalog, the first statements
     small = announce.timed(announce.WARBANDS, announce.DESTINATIONS)
     large = announce.timed(announce.WARBANDS * 2, announce.DESTINATIONS * 2)
     rows.append(("announce 2,000 / 4,000 warbands", f"{small:.2f} s / {large:.2f} s", f"×{large / small:.2f} for ×2 size"))
+    rows.append(("wrk (requests/s over the network)", "—", "wrk is not installed here: the ratios above are in process"
+                 if not shutil.which("wrk") else "not run by this table: `wrk -t1 -c8 <page URL>` against `make run`"))
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'ratio / size':>18}  detail")
     for label, value, detail in rows:

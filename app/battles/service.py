@@ -1,6 +1,7 @@
 """Announcing battles when Battles begins, and their results (R6.1-R6.8, R5.2, R5.3, V9, V10)."""
 from __future__ import annotations
 
+import gc
 import random
 import secrets
 from collections import defaultdict
@@ -95,7 +96,21 @@ def _mercenary_entry(warband: Warband, catalog: Catalog) -> dict:
 
 def announce(session: Session, *, campaign: Campaign, catalog: Catalog, master_seed: int | None = None) -> int:
     """R6.1-R6.7: the round's orders become battles, each destination split by its own
-    stored seed. Runs once, inside the phase change to Battles; returns how many."""
+    stored seed. Runs once, inside the phase change to Battles; returns how many.
+
+    The cyclic garbage collector waits meanwhile (issue 17): announcing makes hundreds of
+    thousands of short-lived rows and dicts, and in a server with a large heap each of the
+    collections they trigger walks all of it — the time grew faster than the round."""
+    was_on = gc.isenabled()
+    gc.disable()
+    try:
+        return _announce(session, campaign, catalog, master_seed)
+    finally:
+        if was_on:
+            gc.enable()
+
+
+def _announce(session: Session, campaign: Campaign, catalog: Catalog, master_seed: int | None) -> int:
     # Light rows of the columns used (issue 17: thousands of orders and warbands).
     orders = list(session.exec(select(Order.warband_id, Order.player_id, Order.place_id, Order.event_id, Order.points)
                                .where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all())
