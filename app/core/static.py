@@ -12,6 +12,7 @@ from urllib.parse import parse_qs
 from starlette.staticfiles import StaticFiles
 from starlette.types import Receive, Scope, Send
 
+from app.core.security import CSRF_COOKIE, LANG_COOKIE
 from app.core.settings import ROOT
 
 STATIC_DIR = ROOT / "static"
@@ -83,7 +84,7 @@ def page_etag(request, user_id: int, versions: tuple[int, int, int]) -> str:
     h = request.headers
     catalog = getattr(request.app.state, "catalog", None)
     parts = (build_id(), catalog.stamp() if catalog is not None else None, user_id, versions, request.url.path, request.url.query, h.get("hx-request", ""),
-             h.get("accept-language", ""), request.cookies.get("hideout_lang", ""), request.cookies.get("hideout_csrf", ""),
+             h.get("accept-language", ""), request.cookies.get(LANG_COOKIE, ""), request.cookies.get(CSRF_COOKIE, ""),
              getattr(request.state, "locale", ""))
     return 'W/"' + hashlib.sha256(repr(parts).encode()).hexdigest()[:24] + '"'
 

@@ -102,10 +102,12 @@ def _map_page(request, session, user, cid: PathId, of: int | None, status_code=2
     if selected is not None:
         context = _sheet_context(session, viewer, selected, positions)
     stands = _stands(positions)
-    ngettext = translations(request.state.locale).ngettext
+    language = translations(request.state.locale)
     return render(
         request, "maps/map.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
-        svg_paths=drawing.svg_paths(drawing.lines(view, markers)), svg_places=drawing.svg_places(markers, stands, viewer.campaign.id, ngettext),
+        svg_paths=drawing.svg_paths(drawing.lines(view, markers)),
+        svg_places=drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext),
+        place_list=drawing.place_list(view, stands, viewer.campaign.id, of, language),
         of=of, tab="map", stands=stands,
         paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), selected=selected, **context, **extra,
     )

@@ -92,3 +92,31 @@ def svg_places(placed: list[Marker], stands: dict[int, list], campaign_id: int, 
             parts.append(f'<g class="wb"><title>{title}</title><circle/><text dy=".35em">{standing}</text></g>')
         parts.append("</a>")
     return Markup("".join(parts))
+
+
+def place_list(view: MapView, stands: dict[int, list], campaign_id: int, of: int | None, translations) -> Markup:
+    """The "Places on this map" list items."""
+    gettext, ngettext = translations.gettext, translations.ngettext
+    income, enter = gettext("income %(n)s"), escape(gettext("Enter inside"))
+    query = f"of={of}&" if of else ""
+    parts = []
+    for p in view.places:
+        icon = "⌂ " if p.id in view.hideouts else ("⚑ " if p.hideout_slot and not p.owner_player_id else "")
+        parts.append(f'<li class="row between">\n      <a href="?{query}place={p.id}#sheet">{icon}{escape(p.name)}</a>')
+        # (Texts stay outside f-strings, where the message extractor would not find them.)
+        events = len(view.events.get(p.id) or ())
+        if events:
+            text = escape(ngettext("%(num)d event", "%(num)d events", events) % {"num": events})
+            parts.append(f' <span class="badge accent">{text}</span>')
+        standing = len(stands.get(p.id) or ())
+        if standing:
+            text = escape(ngettext("%(num)d warband", "%(num)d warbands", standing) % {"num": standing})
+            parts.append(f' <span class="badge wb">{text}</span>')
+        parts.append(f'\n      <span class="small muted">{escape(income % {"n": p.income})}')
+        if p.owner_player_id and p.owner_player_id in view.owners:
+            nickname, colour = view.owners[p.owner_player_id]
+            parts.append(f' · <span class="dot o{colour}"></span>{escape(nickname)}')
+        if p.has_map:
+            parts.append(f' · <a href="/campaigns/{campaign_id}/map?of={p.id}">{enter}</a>')
+        parts.append("</span>\n    </li>\n")
+    return Markup("".join(parts))
