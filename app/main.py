@@ -197,6 +197,8 @@ class CookiesAndHeaders:
 
     def _cookies(self, scope) -> list[str]:
         state = scope.get("state") or {}
+        if not (state.get("new_csrf_cookie") or state.get("flash_taken") or state.get("session_ended")):
+            return []  # most answers set no cookie: no response to build
         jar = Response()
         if state.get("new_csrf_cookie"):
             jar.set_cookie(CSRF_COOKIE, state["new_csrf_cookie"], httponly=True, samesite="lax",

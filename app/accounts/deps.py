@@ -70,7 +70,8 @@ async def csrf_checked(request: Request) -> None:
 
 
 def _session_user(request: Request, session: Session, token: str, versions_of: int | None = None) -> User | None:
-    user, ended = service.user_for_session(session, request.app.state.settings, _secret(request), token, versions_of)
+    user, ended, request.state.page_versions = service.lookup_session(session, request.app.state.settings, _secret(request),
+                                                                      token, versions_of)
     if ended:
         # The ended session's row is deleted (kept even if this request is then refused)
         # and the response drops the cookie (app/main.py).
@@ -95,7 +96,7 @@ def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depe
     user = _session_user(request, session, token, _campaign_page(request)) if token else None
     _remember(request, user)
     _set_locale(request, user)
-    versions = user.__dict__.get("page_versions") if user else None
+    versions = getattr(request.state, "page_versions", None) if user else None
     if versions is not None:
         # Issue 17: what the page shows follows from these; an unchanged page is not drawn again.
         request.state.etag = page_etag(request, user.id, versions)

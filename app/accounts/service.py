@@ -108,11 +108,24 @@ def _bookkeeping(session: Session, statement) -> bool:
         return False
 
 
-def user_for_session(session: Session, settings: Settings, secret_key: str, token: str,
-                     versions_of: int | None = None) -> tuple[User | None, bool]:
+def _over(live: UserSession, settings: Settings, now) -> bool:
+    """Revoked, idle too long, or logged in too long ago."""
+    return live.revoked_at is not None or rules.session_expired(
+        created_at=_aware(live.created_at), last_seen_at=_aware(live.last_seen_at), now=now,
+        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days))
+
+
+def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
     """The session's user, or None; the flag says a session was found but had ended (it
-    is deleted, and the browser should drop its cookie). With `versions_of` (a campaign page),
-    the same statement reads the campaign's change counters into `user.page_versions`."""
+    is deleted, and the browser should drop its cookie)."""
+    user, ended, _versions = lookup_session(session, settings, secret_key, token)
+    return user, ended
+
+
+def lookup_session(session: Session, settings: Settings, secret_key: str, token: str,
+                   versions_of: int | None = None) -> tuple[User | None, bool, tuple[int, int, int] | None]:
+    """As `user_for_session`; with `versions_of` (a campaign page) the same statement also
+    reads that campaign's change counters: (campaign id, its count, the everywhere count)."""
     query = select(User, UserSession).join(UserSession, UserSession.user_id == User.id)
     if versions_of is not None:
         mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
@@ -120,20 +133,16 @@ def user_for_session(session: Session, settings: Settings, secret_key: str, toke
                  .outerjoin(mine, mine.campaign_id == versions_of).outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE))
     row = session.exec(query.where(UserSession.token_hash == token_digest(secret_key, token))).first()
     if row is None:
-        return None, False
+        return None, False, None
     user, live = row[0], row[1]
-    if versions_of is not None:
-        user.__dict__["page_versions"] = (versions_of, row[2] or 0, row[3] or 0)
+    versions = (versions_of, row[2] or 0, row[3] or 0) if versions_of is not None else None
     now = utcnow()
-    if live.revoked_at is not None or rules.session_expired(
-        created_at=_aware(live.created_at), last_seen_at=_aware(live.last_seen_at), now=now,
-        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days),
-    ):
+    if _over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
-        return None, True
+        return None, True, None
     if rules.session_needs_touch(last_seen_at=_aware(live.last_seen_at), now=now):
         _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
-    return user, False
+    return user, False, versions
 
 
 def credential_alive(session: Session, settings: Settings, *, session_hash: str | None = None,
@@ -143,9 +152,7 @@ def credential_alive(session: Session, settings: Settings, *, session_hash: str 
     if api_token_id is not None:
         return session.exec(select(ApiToken.id).where(ApiToken.id == api_token_id, ApiToken.revoked_at.is_(None))).first() is not None
     row = session.exec(select(UserSession).where(UserSession.token_hash == session_hash)).first()
-    return row is not None and row.revoked_at is None and not rules.session_expired(
-        created_at=_aware(row.created_at), last_seen_at=_aware(row.last_seen_at), now=utcnow(),
-        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days))
+    return row is not None and not _over(row, settings, utcnow())
 
 
 def _end_streams(session: Session, user_id: int) -> None:

@@ -63,7 +63,6 @@ class Broker:
         self._per_user: dict[int, int] = defaultdict(int)
         self.closing = False
         self._listener: asyncio.Task | None = None
-        self._listener_url: str | None = None
 
     def subscribe(self, keys: tuple[str, ...], user_id: int, cap: int) -> Subscriber | None:
         """A new subscriber, or None when this user already holds `cap` streams here."""
@@ -117,7 +116,6 @@ class Broker:
             return
         if self._listener is not None and not self._listener.done():
             return
-        self._listener_url = url
         self._listener = asyncio.get_running_loop().create_task(self._listen(url))
 
     async def _listen(self, url: str) -> None:

@@ -70,7 +70,7 @@ def _open(request: Request, cid: int, resume: str | None, since: int | None) -> 
         user = deps.api_user_optional(request, session)
         if user is None:
             raise DomainError("not_logged_in")
-        viewer_for(session, user, cid)
+        viewer = viewer_for(session, user, cid)
         token = request.cookies.get(SESSION_COOKIE)
         api_token_id = getattr(request.state, "api_token_id", None)
         key = request.app.state.secret_key.encode()
@@ -88,7 +88,6 @@ def _open(request: Request, cid: int, resume: str | None, since: int | None) -> 
             # Too much missed (or an id we cannot place): the page reloads what it shows. The
             # id sent is the newest event this viewer may see, so that it gives nothing away.
             stream.last = service.cursor(session, cid)
-            viewer = viewer_for(session, user, cid)
             seen = live_events_seen_by(session, viewer, service.latest(session, cid, settings.live_replay_limit))
             sealed = seal_id(key, max(ev.id for ev, _ in seen)) if seen else None
             frames.append(_frame("reload", {"kind": "reload", "campaign_id": cid, "message": stream.gettext(RELOAD_TEXT)}, sealed))

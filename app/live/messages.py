@@ -63,6 +63,7 @@ def tell(session: Session, viewer: Viewer, events: list[LiveEvent], gettext) -> 
             names = nicknames(session, campaign.id)
         return names.get(player_id, "?")
 
+    words: dict | None = None  # the campaign's guild words, translated once
     told = []
     for ev, subject in seen:
         data = dict(ev.data or {})
@@ -70,7 +71,8 @@ def tell(session: Session, viewer: Viewer, events: list[LiveEvent], gettext) -> 
         if key is not None and ev.actor_user_id != viewer.user.id:
             params = {k: (gettext(campaign_rules.PHASE_NAMES[v]) if k == "phase" and v in campaign_rules.PHASE_NAMES else v)
                       for k, v in params.items()}
-            message = gettext(TEXTS[key]) % {**campaign_words(campaign, gettext), **params}
+            words = words if words is not None else campaign_words(campaign, gettext)
+            message = gettext(TEXTS[key]) % {**words, **params}
         else:
             message = None
         payload = {"kind": ev.kind, "campaign_id": ev.campaign_id, **data, "message": message}

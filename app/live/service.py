@@ -8,7 +8,7 @@ from sqlalchemy import event, func, insert, text
 from sqlmodel import Session, delete, select
 
 from app.core.db import utcnow
-from app.core.live import LOCK_SPACE, campaign_key, user_key, wake_after_commit
+from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
 from app.live.models import LiveEvent
 
 KINDS = ("phase", "battles", "result", "settlement", "letter", "transfer", "guild", "alliance", "twilight")
@@ -24,12 +24,6 @@ def publish(session: Session, campaign_id: int, kind: str, *, subject_id: int | 
     session.info.setdefault("live_pending", []).append(
         {"campaign_id": campaign_id, "kind": kind, "subject_id": subject_id, "actor_user_id": actor_user_id,
          "data": data})
-
-
-def end_streams_of(session: Session, user_id: int) -> None:
-    """The user's credentials changed (logout, revoked token, new password): their streams
-    check them again at once, and close if they no longer hold."""
-    wake_after_commit(session, {user_key(user_id)})
 
 
 @event.listens_for(Session, "before_commit")

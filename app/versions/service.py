@@ -11,7 +11,7 @@ from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
-from sqlmodel import Session
+from sqlmodel import Session, SQLModel
 
 from app.versions.models import CampaignVersion
 
@@ -94,10 +94,7 @@ def _bump(session: Session) -> None:
         return
     campaigns = set(touched["campaigns"])
     for table, ids in touched["parents"].items():
-        column, parent = PARENTS[table]
-        from app.models import metadata  # every table, known once the app is imported
-
-        rows = metadata.tables[parent]
+        rows = SQLModel.metadata.tables[PARENTS[table][1]]
         campaigns |= set(session.execute(select(rows.c.campaign_id).where(rows.c.id.in_(sorted(ids)))).scalars())
     if not campaigns:
         return
