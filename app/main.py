@@ -41,6 +41,7 @@ from app.core.limits import MAX_BODY, BodyLimit, BodyTooLarge
 from app.core.logging import RequestLogMiddleware, configure_logging
 from app.core.security import CSRF_COOKIE, LANG_COOKIE, SESSION_COOKIE
 from app.core.settings import ROOT, Settings, get_settings
+from app.maps.view import Drawings
 from app.core.static import PAGE_CACHE, HashedStaticFiles, NotModified, static_url
 from app.core.templating import env, render, request_gettext
 from app.core.validation import details_from_errors
@@ -261,6 +262,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.state.engine = make_engine(settings.resolved_database_url())
     app.state.secret_key = settings.resolved_secret_key()
     app.state.catalog = CatalogStore(settings.var_dir / "catalog")
+    app.state.map_drawings = Drawings()
     app.add_middleware(BodyLimit)
     configure_logging(json=settings.log_json, level=settings.log_level)
     # Inside the headers middleware, so a 500 answer still gets its cookies and headers.

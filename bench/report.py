@@ -8,7 +8,8 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
 
-Run: `python -m bench.report` (printed by `make bench`). Read each ratio, not the times: a
+Run: `python -m bench.report` (printed by `make bench`); `--quick` runs a small form of every
+measure (the test suite runs it so the bench cannot rot; its figures mean nothing). Read each ratio, not the times: a
 page at 2.0 costs twice the bare route in the same run; an announce ratio near 2.0 is linear.
 """
 from __future__ import annotations
@@ -16,6 +17,7 @@ from __future__ import annotations
 import re
 import shutil
 import statistics
+import sys
 import time
 
 from fastapi import FastAPI
@@ -26,6 +28,9 @@ from bench.common import logged_in_gm
 from bench.large_campaign import build_map, build_round
 
 ROUNDS = 15
+# The full sizes, and the quick form's (players, places, paths, warbands, destinations, rounds).
+FULL = (40, 300, 600, announce.WARBANDS, announce.DESTINATIONS, ROUNDS)
+QUICK = (6, 20, 30, 100, 20, 2)
 
 
 def _bare() -> TestClient:
@@ -38,9 +43,9 @@ def _bare() -> TestClient:
     return TestClient(app)
 
 
-def _median_ms(client, url: str, headers: dict | None = None) -> float:
+def _median_ms(client, url: str, headers: dict | None = None, rounds: int = ROUNDS) -> float:
     times = []
-    for _ in range(ROUNDS):
+    for _ in range(rounds):
         start = time.perf_counter()
         r = client.get(url, headers=headers or {})
         times.append((time.perf_counter() - start) * 1000)
@@ -70,40 +75,42 @@ def _first_and_repeat(client, url: str) -> tuple[int, int]:
     return first, repeat
 
 
-def main() -> None:
+def main(quick: bool = False) -> list[tuple[str, str, str]]:
+    players, places, paths, warbands, destinations, rounds = QUICK if quick else FULL
     app, client = logged_in_gm()
     bare = _bare()
     rows = []
     with client, bare:
-        cid, _ = build_round(app.state.engine, gm_nickname="gamemaster", players=40)
-        map_cid = build_map(app.state.engine, gm_nickname="gamemaster", places=300, paths=600)
+        cid, _ = build_round(app.state.engine, gm_nickname="gamemaster", players=players)
+        map_cid = build_map(app.state.engine, gm_nickname="gamemaster", places=places, paths=paths, players=min(20, places // 5))
         client.get("/")  # the login's flash message
         pages = [("dashboard", f"/campaigns/{cid}"), ("battles", f"/campaigns/{cid}/battles"),
                  ("players", f"/campaigns/{cid}/players"), ("chronicle", f"/campaigns/{cid}/chronicle"),
                  ("orders", f"/campaigns/{cid}/orders"), ("map", f"/campaigns/{map_cid}/map")]
         for name, url in pages:
-            base = _median_ms(bare, "/bare")
-            page = _median_ms(client, url)
-            base = (base + _median_ms(bare, "/bare")) / 2
+            base = _median_ms(bare, "/bare", rounds=rounds)
+            page = _median_ms(client, url, rounds=rounds)
+            base = (base + _median_ms(bare, "/bare", rounds=rounds)) / 2
             rows.append((f"{name} ÷ bare route (in process)", f"{page / base:.1f}", f"{page:.1f} ms vs {base:.2f} ms"))
             etag = client.get(url).headers.get("etag")
             if etag:
-                revalidated = _median_ms(client, url, {"If-None-Match": etag})
+                revalidated = _median_ms(client, url, {"If-None-Match": etag}, rounds)
                 rows.append((f"{name}, unchanged (304) ÷ bare route", f"{revalidated / base:.1f}", f"{revalidated:.1f} ms"))
         for name, url in (pages[0], pages[-1]):
             first, repeat = _first_and_repeat(client, url)
             rows.append((f"{name}: first load / repeat visit", f"{first / 1024:.0f} KB / {repeat / 1024:.1f} KB", "gzip, static cached"))
-    announce.timed(200, 30)  # warm-up: imports, the catalog, the first statements
-    small = announce.timed(announce.WARBANDS, announce.DESTINATIONS)
-    large = announce.timed(announce.WARBANDS * 2, announce.DESTINATIONS * 2)
-    rows.append(("announce 2,000 / 4,000 warbands", f"{small:.2f} s / {large:.2f} s", f"×{large / small:.2f} for ×2 size"))
+    announce.timed(min(200, warbands), 30)  # warm-up: imports, the catalog, the first statements
+    small = announce.timed(warbands, destinations)
+    large = announce.timed(warbands * 2, destinations * 2)
+    rows.append((f"announce {warbands:,} / {warbands * 2:,} warbands", f"{small:.2f} s / {large:.2f} s", f"×{large / small:.2f} for ×2 size"))
     rows.append(("wrk (requests/s over the network)", "—", "wrk is not installed here: the ratios above are in process"
                  if not shutil.which("wrk") else "not run by this table: `wrk -t1 -c8 <page URL>` against `make run`"))
     width = max(len(r[0]) for r in rows)
     print(f"{'measure':<{width}}  {'ratio / size':>18}  detail")
     for label, value, detail in rows:
         print(f"{label:<{width}}  {value:>18}  {detail}")
+    return rows
 
 
 if __name__ == "__main__":
-    main()
+    main(quick="--quick" in sys.argv[1:])

@@ -84,9 +84,9 @@ def _not_logged_in(request: Request) -> DomainError:
 
 
 def _campaign_page(request: Request) -> int | None:
-    """The campaign of a page GET that may be answered 304 (no flash message waiting)."""
+    """The campaign of a page GET, whose change counters are read with the login."""
     cid = request.path_params.get("cid")
-    if request.method != "GET" or cid is None or request.cookies.get(FLASH_COOKIE) or not str(cid).isdigit():
+    if request.method != "GET" or cid is None or not str(cid).isdigit():
         return None
     return int(cid) if 0 < int(cid) <= MAX_ID else None
 
@@ -97,7 +97,8 @@ def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depe
     _remember(request, user)
     _set_locale(request, user)
     versions = getattr(request.state, "page_versions", None) if user else None
-    if versions is not None:
+    # A page carrying a flash message is not the page a later revalidation would show.
+    if versions is not None and not request.cookies.get(FLASH_COOKIE):
         # Issue 17: what the page shows follows from these; an unchanged page is not drawn again.
         request.state.etag = page_etag(request, user.id, versions)
         if request.state.etag in request.headers.get("if-none-match", ""):

@@ -3,7 +3,7 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import delete, func, or_, update
+from sqlalchemy import bindparam, delete, func, or_, update
 from sqlalchemy.exc import OperationalError
 from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
@@ -122,16 +122,30 @@ def user_for_session(session: Session, settings: Settings, secret_key: str, toke
     return user, ended
 
 
+def _login_statements():
+    """Built once (issue 17: building the aliased select cost more than running it)."""
+    plain = select(User, UserSession).join(UserSession, UserSession.user_id == User.id) \
+        .where(UserSession.token_hash == bindparam("token_hash"))
+    mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
+    with_versions = (select(User, UserSession, mine.version, anywhere.version).join(UserSession, UserSession.user_id == User.id)
+                     .outerjoin(mine, mine.campaign_id == bindparam("campaign_id"))
+                     .outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE)
+                     .where(UserSession.token_hash == bindparam("token_hash")))
+    return plain, with_versions
+
+
+_LOGIN, _LOGIN_WITH_VERSIONS = _login_statements()
+
+
 def lookup_session(session: Session, settings: Settings, secret_key: str, token: str,
                    versions_of: int | None = None) -> tuple[User | None, bool, tuple[int, int, int] | None]:
     """As `user_for_session`; with `versions_of` (a campaign page) the same statement also
     reads that campaign's change counters: (campaign id, its count, the everywhere count)."""
-    query = select(User, UserSession).join(UserSession, UserSession.user_id == User.id)
-    if versions_of is not None:
-        mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
-        query = (query.add_columns(mine.version, anywhere.version)
-                 .outerjoin(mine, mine.campaign_id == versions_of).outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE))
-    row = session.exec(query.where(UserSession.token_hash == token_digest(secret_key, token))).first()
+    digest = token_digest(secret_key, token)
+    if versions_of is None:
+        row = session.exec(_LOGIN, params={"token_hash": digest}).first()
+    else:
+        row = session.exec(_LOGIN_WITH_VERSIONS, params={"token_hash": digest, "campaign_id": versions_of}).first()
     if row is None:
         return None, False, None
     user, live = row[0], row[1]

@@ -9,6 +9,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import func, insert
+from sqlalchemy.orm import defer
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -281,9 +282,10 @@ class BattleView:
 
 
 def battles_of(session: Session, campaign: Campaign, round_: int | None = None, battle_ids: list[int] | None = None,
-               player_id: int | None = None) -> list[BattleView]:
+               player_id: int | None = None, rosters: bool = True) -> list[BattleView]:
     """Battles of a round with their warbands and confirmations (three statements); with
-    `player_id`, only the battles that player fights."""
+    `player_id`, only the battles that player fights; `rosters=False` leaves the warbands'
+    rosters unread (a to-do list needs who fights, not with what; reading one then raises)."""
     query = select(Battle).where(Battle.campaign_id == campaign.id)
     if player_id is not None:
         query = query.where(Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == player_id)))
@@ -296,7 +298,10 @@ def battles_of(session: Session, campaign: Campaign, round_: int | None = None, 
     warbands: dict[int, list[BattleWarband]] = defaultdict(list)
     confirmations: dict[int, set[int]] = defaultdict(set)
     if ids:
-        for w in session.exec(select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)).all():
+        query = select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)
+        if not rosters:
+            query = query.options(defer(BattleWarband.roster, raiseload=True))
+        for w in session.exec(query).all():
             warbands[w.battle_id].append(w)
         for c in session.exec(select(BattleConfirmation).where(BattleConfirmation.battle_id.in_(ids))).all():
             confirmations[c.battle_id].add(c.player_id)

@@ -37,7 +37,10 @@ def file_hash(path: str) -> str | None:
     return _digest(path, stat.st_mtime_ns, stat.st_size)
 
 
+@lru_cache(maxsize=256)
 def static_url(path: str) -> str:
+    """Worked out once per process, like `build_id`: an upgrade restarts the server (issue 17:
+    a page names eight files, and eight `stat`s a request are a tenth of a small page)."""
     digest = file_hash(path)
     return f"/static/{path}?v={digest}" if digest else f"/static/{path}"
 

@@ -94,21 +94,29 @@ def _sheet_context(session, viewer, place_id: int, positions=None) -> dict:
 
 def _map_page(request, session, user, cid: PathId, of: int | None, status_code=200, selected: int | None = None, **extra):
     viewer = campaign_of(session, actor=user, campaign_id=cid)
-    view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
-    markers = drawing.markers(view)
-    # R9.8: where warbands stand, one statement (nothing with the module off).
-    positions = movement.positions(session, viewer.campaign)
-    context = {}
-    if selected is not None:
-        context = _sheet_context(session, viewer, selected, positions)
-    stands = _stands(positions)
+    frame = service.map_frame(session, viewer, of)
+    positions = None
     language = translations(request.state.locale)
+
+    def draw() -> drawing.Drawing:
+        nonlocal positions
+        view = service.map_view(session, viewer, of, events_by_place(session, viewer.campaign))
+        markers = drawing.markers(view)
+        # R9.8: where warbands stand, one statement (nothing with the module off).
+        positions = movement.positions(session, viewer.campaign)
+        stands = _stands(positions)
+        return drawing.Drawing(paths=drawing.svg_paths(drawing.lines(view, markers)),
+                               places=drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext),
+                               items=drawing.place_list(view, stands, viewer.campaign.id, of, language), empty=not view.places)
+
+    versions = getattr(request.state, "page_versions", None)
+    # The campaign's creation time tells a new campaign from a deleted one that had its id.
+    key = (cid, viewer.campaign.created_at, of, versions[1:], request.state.locale) if versions and versions[0] == cid else None
+    drawn = request.app.state.map_drawings.get(key, draw)
+    context = _sheet_context(session, viewer, selected, positions) if selected is not None else {}
     return render(
-        request, "maps/map.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
-        svg_paths=drawing.svg_paths(drawing.lines(view, markers)),
-        svg_places=drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext),
-        place_list=drawing.place_list(view, stands, viewer.campaign.id, of, language),
-        of=of, tab="map", stands=stands,
+        request, "maps/map.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=frame,
+        drawn=drawn, of=of, tab="map",
         paths_on=bool(viewer.campaign.modules.get(service.PATHS_MODULE)), selected=selected, **context, **extra,
     )
 

@@ -306,9 +306,9 @@ PLACE_COLUMNS = (Place.id, Place.name, Place.description, Place.income, Place.hi
                  Place.has_map, Place.entry, Place.owner_player_id)
 
 
-def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
-    """Everything one map shows, in a fixed number of statements; `events` (place id -> its
-    active events) comes from the events domain, which maps does not import."""
+def map_frame(session: Session, viewer: Viewer, of: int | None) -> MapView:
+    """The map's own place and its breadcrumbs, without what stands on it (a cached drawing
+    needs only these)."""
     campaign = viewer.campaign
     place = None
     crumbs: list[Place] = []
@@ -320,6 +320,14 @@ def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int,
         while node is not None:
             crumbs.insert(0, node)
             node = session.get(Place, node.parent_id) if node.parent_id else None
+    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=[], paths=[])
+
+
+def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
+    """Everything one map shows, in a fixed number of statements; `events` (place id -> its
+    active events) comes from the events domain, which maps does not import."""
+    view = map_frame(session, viewer, of)
+    campaign = viewer.campaign
     # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
     on_map = list(
         session.exec(
@@ -335,10 +343,10 @@ def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int,
     players = session.exec(
         select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id).order_by(Player.id)
     ).all()
-    owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
-    hideouts = set(
+    view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
+    view.hideouts = set(
         session.exec(select(Hideout.place_id).join(Place, Place.id == Hideout.place_id)
                      .where(Hideout.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))).all()
     ) if ids else set()
-    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=on_map, paths=map_paths, owners=owners,
-                   hideouts=hideouts, events=events or {})
+    view.places, view.paths, view.events = on_map, map_paths, events or {}
+    return view

@@ -2,6 +2,9 @@
 from __future__ import annotations
 
 import math
+import threading
+from collections import OrderedDict
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from markupsafe import Markup, escape
@@ -120,3 +123,45 @@ def place_list(view: MapView, stands: dict[int, list], campaign_id: int, of: int
             parts.append(f' · <a href="/campaigns/{campaign_id}/map?of={p.id}">{enter}</a>')
         parts.append("</span>\n    </li>\n")
     return Markup("".join(parts))
+
+
+# --- drawn maps, kept per campaign version (issue 17) ----------------------------------------
+
+@dataclass(frozen=True)
+class Drawing:
+    """What the map page draws from the map's contents: the same for every viewer (places,
+    paths, owners, hideouts, events and where warbands stand are public, R9.8)."""
+    paths: Markup
+    places: Markup
+    items: Markup
+    empty: bool
+
+
+class Drawings:
+    """Drawn maps of one app (its own database), the most recently used kept."""
+
+    KEPT = 64
+
+    def __init__(self) -> None:
+        self._kept: OrderedDict[tuple, Drawing] = OrderedDict()
+        self._lock = threading.Lock()
+
+    def get(self, key: tuple | None, draw: Callable[[], Drawing]) -> Drawing:
+        """The drawing under `key` (campaign, map, the campaign's and the everywhere change
+        counters, language), drawn by `draw` when missing. Any change in the campaign moves its
+        counter, so a kept drawing is never stale; `key=None` (no counters read) always draws.
+        Drawing happens outside the lock: two requests may both draw a new version, and the
+        second simply wins."""
+        if key is None:
+            return draw()
+        with self._lock:
+            found = self._kept.get(key)
+            if found is not None:
+                self._kept.move_to_end(key)
+                return found
+        made = draw()
+        with self._lock:
+            self._kept[key] = made
+            while len(self._kept) > self.KEPT:
+                self._kept.popitem(last=False)
+        return made

@@ -137,3 +137,25 @@ def test_map_page_with_300_places_and_600_paths_is_bounded_and_small(client, eng
     svg = client.get(f"/campaigns/{large}/map").text.split("<svg", 1)[1].split("</svg>", 1)[0]
     assert svg.count('<a id="p') == 300 and svg.count("<line") == 600
     assert sizes[1] < 150_000, sizes
+
+
+def test_drawn_map_is_kept_until_anything_in_the_campaign_changes(client, make_client, count_statements):
+    """Issue 17: an unchanged map is not drawn again (fewer statements, the same SVG); a
+    change to the campaign, to another campaign's language or to the viewer's language is."""
+    gm, cid, players, places = running_campaign(client)
+    browser = make_client()
+    login(browser, "player0")
+    counts, drawn = [], []
+    for _ in range(2):
+        with count_statements() as counter:
+            page = browser.get(f"/campaigns/{cid}/map").text
+        counts.append(counter.count)
+        drawn.append(page.split("<svg", 1)[1].split("</svg>", 1)[0] + page.split("Places on this map")[1].split("</ul>")[0])
+    assert drawn[0] == drawn[1] and counts[1] <= counts[0] - 4, counts
+    r = client.patch(f"/api/v1/campaigns/{cid}/places/{places[2]['id']}", json={"name": "Harbour"}, headers=gm)
+    assert r.status_code == 200, r.text
+    page = browser.get(f"/campaigns/{cid}/map").text
+    assert "Harbour · 5" in page and "Place 2 · 5" not in page
+    browser.cookies.set("hideout_lang", "pl")
+    polish = browser.get(f"/campaigns/{cid}/map").text
+    assert "przychód 5" in polish and "income 5" not in polish

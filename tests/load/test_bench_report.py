@@ -1,0 +1,15 @@
+"""`make bench` runs outside the suite's pass/fail (its timings are noisy), but its quick form
+runs here so the bench cannot rot (issue 17): every measure is taken and printed."""
+from bench import report
+
+
+def test_bench_report_quick_form_prints_every_measure(capsys):
+    rows = report.main(quick=True)
+    labels = [label for label, _value, _detail in rows]
+    for page in ("dashboard", "battles", "players", "chronicle", "orders", "map"):
+        assert f"{page} ÷ bare route (in process)" in labels
+        assert f"{page}, unchanged (304) ÷ bare route" in labels
+    assert "dashboard: first load / repeat visit" in labels and "map: first load / repeat visit" in labels
+    assert any(label.startswith("announce 100 / 200 warbands") for label in labels)
+    printed = capsys.readouterr().out
+    assert printed.splitlines()[0].startswith("measure") and len(printed.splitlines()) == len(rows) + 1
