@@ -26,6 +26,7 @@ from app.guilds import api as guilds_api, pages as guilds_pages
 from app.alliances import api as alliances_api, pages as alliances_pages
 from app.letters import api as letters_api, pages as letters_pages
 from app.live import api as live_api, pages as live_pages
+from app.clock import api as clock_api, pages as clock_pages
 from app.movement import pages as movement_pages
 from app.warbands import api as warbands_api, pages as warbands_pages
 from app.rounds import api as rounds_api, pages as rounds_pages
@@ -212,10 +213,10 @@ class CookiesAndHeaders:
 
 API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
                warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api,
-               letters_api, live_api)
+               letters_api, live_api, clock_api)
 PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
                 catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages,
-                letters_pages, movement_pages, live_pages)
+                letters_pages, movement_pages, live_pages, clock_pages)
 
 
 def _add_routes(app: FastAPI) -> None:

@@ -3,6 +3,7 @@ from app.accounts.models import ApiToken, LoginFailure, User, UserSession  # noq
 from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband  # noqa: F401
 from app.campaigns.models import Campaign, Invitation, Player  # noqa: F401
 from app.chronicle.models import ChronicleEntry  # noqa: F401
+from app.clock.models import BattleClock  # noqa: F401
 from app.companies.models import Company, CompanyItem, CompanyModel  # noqa: F401
 from app.events.models import Event  # noqa: F401
 from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember  # noqa: F401

@@ -289,7 +289,7 @@ from app.gold.models import Transfer  # noqa: E402
 from app.guilds.models import Guild, GuildRequest  # noqa: E402
 
 # Public from the moment they happen: every member may hear of them.
-LIVE_PUBLIC = {"phase", "battles", "result"}
+LIVE_PUBLIC = {"phase", "battles", "result", "clock"}
 
 
 def live_events_seen_by(session: Session, viewer: Viewer, events: list) -> list[tuple[object, object | None]]:

@@ -42,20 +42,31 @@ def battles(cid: PathId, request: Request, user: PageLogin, session: SessionDep,
                   shown_round=shown_round, tab="battles")
 
 
-def _battle_page(request, session, user, cid, bid, catalog, status_code=200, **extra):
+# Parts of the battle page added by higher domains (the clock): (session, viewer, view) ->
+# (template, context) or None.
+BATTLE_PARTS: list = []
+
+
+def add_battle_part(part) -> None:
+    if part not in BATTLE_PARTS:
+        BATTLE_PARTS.append(part)
+
+
+def battle_page(request, session, user, cid, bid, catalog, status_code=200, **extra):
     viewer, view = service.battle(session, actor=user, campaign_id=cid, battle_id=bid)
+    parts = [found for found in (part(session, viewer, view) for part in BATTLE_PARTS) if found]
     me = viewer.player.id if viewer.player else None
     event = session.get(Event, view.battle.event_id) if view.battle.event_id else None
     arrivals = service.arrivals_of(session, viewer.campaign, view.battle.round, place_id=view.battle.place_id)
     return render(request, "battles/battle.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, view=view,
                   arrivals=arrivals, arrival_warbands=service.warband_names(session, arrivals),
                   me=me, names=_names(session, cid), labels=maps.labels(session, cid), catalog=catalog,
-                  event=event, beacon=service.beacon_hint(view.battle), tab="battles", **extra)
+                  event=event, beacon=service.beacon_hint(view.battle), tab="battles", parts=parts, **extra)
 
 
 @router.get("/campaigns/{cid}/battles/{bid}")
 def battle(cid: PathId, bid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep):
-    return _battle_page(request, session, user, cid, bid, catalog)
+    return battle_page(request, session, user, cid, bid, catalog)
 
 
 def _winners(request, form) -> tuple[list[int] | None, str | None]:
@@ -68,7 +79,7 @@ def _act(request, session, user, cid, bid, catalog, action, message, **params):
     try:
         action()
     except DomainError as exc:
-        return _battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
+        return battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
     return flash.redirect(request, f"/campaigns/{cid}/battles/{bid}#result", message, **params)
 
 
@@ -82,11 +93,11 @@ CONFIRM_RESULT_DETAIL = N_("The other players are asked to confirm the result; a
 def report(cid: PathId, bid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
     winners, problem = _winners(request, form)
     if problem:
-        return _battle_page(request, session, user, cid, bid, catalog, status_code=422, error=problem)
+        return battle_page(request, session, user, cid, bid, catalog, status_code=422, error=problem)
     try:
         service.report(session, actor=user, campaign_id=cid, battle_id=bid, winners=winners)
     except DomainError as exc:
-        return _battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
+        return battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
     names = ", ".join(_names(session, cid).get(w, "?") for w in winners)
     if not confirmed(form):
         gettext = request_gettext(request)
@@ -116,18 +127,18 @@ def dispute(cid: PathId, bid: PathId, request: Request, user: PageLogin, session
             service.dispute(session, actor=user, campaign_id=cid, battle_id=bid, reason=body.reason)
         except DomainError as exc:
             if exc.code != "reason_required":
-                return _battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
+                return battle_page(request, session, user, cid, bid, catalog, status_code=exc.status, error=refusal(request, session, exc))
             errors = {"reason": field_refusal(request, session, exc, LABELS["reason"])}
         else:
             return flash.redirect(request, f"/campaigns/{cid}/battles/{bid}#result", N_("The dispute is sent to the game master."))
-    return _battle_page(request, session, user, cid, bid, catalog, status_code=422, dispute_errors=errors, dispute_form=data)
+    return battle_page(request, session, user, cid, bid, catalog, status_code=422, dispute_errors=errors, dispute_form=data)
 
 
 @router.post("/campaigns/{cid}/battles/{bid}/resolve")
 def resolve(cid: PathId, bid: PathId, request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, form: Form):
     winners, problem = _winners(request, form)
     if problem:
-        return _battle_page(request, session, user, cid, bid, catalog, status_code=422, error=problem)
+        return battle_page(request, session, user, cid, bid, catalog, status_code=422, error=problem)
     names = ", ".join(_names(session, cid).get(w, "?") for w in winners)
     return _act(request, session, user, cid, bid, catalog,
                 lambda: service.resolve(session, actor=user, campaign_id=cid, battle_id=bid, winners=winners),

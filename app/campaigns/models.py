@@ -44,6 +44,8 @@ class Campaign(SQLModel, table=True):
     guild: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     # Casualty table, experience awards, rank thresholds, retinue cost (house_rules.py).
     settlement_rules: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
+    # The battle clock's defaults (issue 18): minutes_per_side (none: no time limit), max_turns, extra_turn_on.
+    clock: dict[str, Any] = Field(default_factory=dict, sa_type=JSON)
     created_at: datetime = Field(default_factory=utcnow)
     started_at: datetime | None = None
     finished_at: datetime | None = None

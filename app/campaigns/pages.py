@@ -294,10 +294,25 @@ def invite(cid: PathId, request: Request, user: PageLogin, session: SessionDep, 
 # --- Rules tab (R9.1) ----------------------------------------------------------------
 
 
-@router.get("/campaigns/{cid}/rules")
-def rules_tab(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
+# Sections of the Rules tab added by higher domains (the battle clock): (session, viewer) ->
+# (template, context).
+RULES_SECTIONS: list = []
+
+
+def add_rules_section(section) -> None:
+    if section not in RULES_SECTIONS:
+        RULES_SECTIONS.append(section)
+
+
+def rules_page(request, session, user, cid: int, status_code: int = 200, error: str | None = None):
     viewer = service.campaign_of(session, actor=user, campaign_id=cid)
     house = house_rules.of(viewer.campaign.settlement_rules)
-    return render(request, "campaigns/rules.html", viewer=viewer, campaign=viewer.campaign, tab="rules", house=house,
-                  casualty_rows=house_rules.table_text(house["casualty_table"]), RESULT_NAMES=house_rules.RESULT_NAMES,
-                  XP_NAMES=house_rules.XP_NAMES)
+    sections = [section(session, viewer) for section in RULES_SECTIONS]
+    return render(request, "campaigns/rules.html", status_code=status_code, viewer=viewer, campaign=viewer.campaign, tab="rules",
+                  house=house, casualty_rows=house_rules.table_text(house["casualty_table"]), RESULT_NAMES=house_rules.RESULT_NAMES,
+                  XP_NAMES=house_rules.XP_NAMES, sections=sections, error=error)
+
+
+@router.get("/campaigns/{cid}/rules")
+def rules_tab(cid: PathId, request: Request, user: PageLogin, session: SessionDep):
+    return rules_page(request, session, user, cid)

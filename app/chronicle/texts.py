@@ -30,6 +30,9 @@ TEXTS = {
     "guild_left": N_("%(player)s left the %(guild)s %(name)s."),
     "guild_dissolved": N_("%(player)s dissolved the %(guild)s %(name)s."),
     "warband_scattered": N_("%(warband)s was beaten at %(place)s with no hideout left to fall back to: it is scattered, and the game master places it."),
+    # The battle clock (issue 18); %(clock_end)s is one of clock/service.py's END_NAMES.
+    "clock_out_of_time": N_("At %(place)s %(side)s ran out of time in turn %(turn)s."),
+    "clock_ended": N_("At %(place)s the game ended in turn %(turns)s: %(clock_end)s."),
     "alliance_revealed": N_("A %(alliance)s for %(title)s: %(initiator)s with %(allies)s."),
 }
 # Parameters stored as keys (a phase, say) and the names to translate them with; the domain

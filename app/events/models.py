@@ -1,8 +1,9 @@
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Any
 
-from sqlalchemy import CheckConstraint
+from sqlalchemy import JSON, CheckConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -35,4 +36,6 @@ class Event(SQLModel, table=True):
     reward: str = ""
     # How the scenario works for more than two warbands (R6.7).
     notes: str = ""
+    # The battle clock for this event's battles (issue 18); None: the campaign's.
+    clock: dict[str, Any] | None = Field(default=None, sa_type=JSON)
     created_at: datetime = Field(default_factory=utcnow)

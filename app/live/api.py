@@ -199,7 +199,7 @@ async def stream(cid: PathId, request: Request,
                  since: int | None = Query(None, ge=0, le=2**53, description="start from this moment (milliseconds since 1970): "
                                                                               "what happened after it is sent")):
     """Server-sent events for what this user may see of the campaign: `phase`, `battles`,
-    `result`, `settlement`, `letter`, `transfer`, `guild`, `alliance`, `twilight`; `reload`
+    `result`, `clock` (a battle clock changed), `settlement`, `letter`, `transfer`, `guild`, `alliance`, `twilight`; `reload`
     when too much was missed; `closed` when the login ends. Each event's data is JSON with
     `kind`, `campaign_id`, its public facts and a `message` for the one it concerns."""
     resume = request.headers.get("last-event-id") or after

@@ -11,7 +11,7 @@ from app.core.db import utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
 from app.live.models import LiveEvent
 
-KINDS = ("phase", "battles", "result", "settlement", "letter", "transfer", "guild", "alliance", "twilight")
+KINDS = ("phase", "battles", "result", "clock", "settlement", "letter", "transfer", "guild", "alliance", "twilight")
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = 500
 
@@ -24,6 +24,12 @@ def publish(session: Session, campaign_id: int, kind: str, *, subject_id: int | 
     session.info.setdefault("live_pending", []).append(
         {"campaign_id": campaign_id, "kind": kind, "subject_id": subject_id, "actor_user_id": actor_user_id,
          "data": data})
+
+
+@event.listens_for(Session, "after_rollback")
+def _drop_pending(session: Session) -> None:
+    """A rolled-back change tells nothing (a confirm page runs the action, then rolls it back)."""
+    session.info.pop("live_pending", None)
 
 
 @event.listens_for(Session, "before_commit")

@@ -45,6 +45,8 @@ PRG_ROUTES = {
     "/campaigns/{cid}/warbands/{wid}/cancel",
     "/campaigns/{cid}/battles/{bid}/result", "/campaigns/{cid}/battles/{bid}/confirm",
     "/campaigns/{cid}/battles/{bid}/dispute", "/campaigns/{cid}/battles/{bid}/resolve",
+    # the battle clock (tests/web/test_clock_pages.py)
+    "/campaigns/{cid}/battles/{bid}/clock", "/campaigns/{cid}/clock-settings", "/campaigns/{cid}/events/{eid}/clock-settings",
     # settlement and Twilight (tests/web/test_settlement_pages.py)
     "/campaigns/{cid}/battles/{bid}/settlements/{wid}", "/campaigns/{cid}/battles/{bid}/settlements/{wid}/reopen",
     "/campaigns/{cid}/ransoms/{rid}/{decision}", "/campaigns/{cid}/twilight/choices",
