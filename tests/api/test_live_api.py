@@ -333,3 +333,29 @@ def test_r11_5_a_bad_resume_point_is_a_clear_422(client, query):
     gm, cid, players, places = running_campaign(client, 2)
     r = client.get(f"/api/v1/campaigns/{cid}/stream{query}", headers=gm)
     assert r.status_code == 422 and error_code(r) == "validation_error"
+
+
+def test_issue18_r11_4_a_clock_tap_reaches_every_member_quietly_and_an_asked_step_tells_nothing(client, listen, make_client):
+    from tests.web.helpers import post
+
+    gm, cid, players, places = running_campaign(client, 3)
+    for p, (faction, keys) in zip(players[:2], (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))):
+        p["band"] = warband(client, cid, p, buy(client, cid, p, *keys, faction=faction))
+    to_phase(client, gm, cid, "orders")
+    for p in players[:2]:
+        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[3]["id"]}, headers=p["headers"])
+        assert r.status_code == 200, r.text
+    to_phase(client, gm, cid, "battles")
+    [battle] = client.get(f"/api/v1/campaigns/{cid}/battles", headers=gm).json()["items"]
+    opponent, onlooker, gm_stream = (listen(cid, h) for h in (players[1]["headers"], players[2]["headers"], gm))
+    # A one-way step asked first (the confirm page) runs the action, then rolls it back: no event.
+    browser = make_client()
+    login(browser, "player0")
+    asked = post(browser, f"/campaigns/{cid}/battles/{battle['id']}/result", {"winner_one": str(players[0]["player_id"])})
+    assert asked.status_code == 200 and "confirm" in asked.text
+    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/clock", json={"action": "start"}, headers=players[0]["headers"])
+    assert r.status_code == 200, r.text
+    for s in (opponent, onlooker, gm_stream):
+        ev = s.next()
+        assert (ev.kind, ev.data["subject_id"], ev.data["status"], ev.data["turn"], ev.data["message"]) == \
+            ("clock", battle["id"], "running", 1, None), ev
