@@ -112,7 +112,11 @@ def _end(state: State, reason: str) -> State:
 
 def _next_turn(state: State, now: int, roll) -> State:
     """The turn after this one, or the end: after the last turn the extra turn is rolled for
-    (once; `roll()` gives the die when nobody entered one) and played on its number or more."""
+    (once; `roll()` gives the die when nobody entered one) and played on its number or more.
+    With every side out of time the game is over, whatever turn it is (nothing to roll for)."""
+    playing = [s for s in state.order if s not in state.out]
+    if not playing:
+        return _end(state, "time")
     turn = state.turn + 1
     if turn > state.max_turns:
         if state.extra_turn_on is None or turn > state.max_turns + 1:
@@ -121,9 +125,6 @@ def _next_turn(state: State, now: int, roll) -> State:
         state = replace(state, extra_roll=rolled)
         if rolled < state.extra_turn_on:
             return _end(state, "turns")
-    playing = [s for s in state.order if s not in state.out]
-    if not playing:
-        return _end(state, "time")
     return replace(state, turn=turn, running=playing[0], since=now if state.status == "running" else None)
 
 
