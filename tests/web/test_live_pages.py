@@ -5,6 +5,8 @@ from __future__ import annotations
 
 import re
 
+from app.live.service import KINDS as LIVE_KINDS
+
 from tests.helpers import running_campaign, user
 from tests.web.helpers import login
 
@@ -28,6 +30,9 @@ def test_r11_4_member_pages_connect_to_the_stream_and_mark_their_live_parts(clie
         found = SSE.search(r.text)
         assert found and int(found.group(1)) == cid, path
         assert 'sse-close="closed"' in r.text and 'hx-trigger="sse:phase, sse:battles, sse:result' in r.text
+        # htmx's SSE extension hears only the event names listed: every kind the stream sends.
+        trigger = re.search(r'hx-trigger="([^"]+)"', r.text).group(1)
+        assert {t.strip() for t in trigger.split(",")} == {f"sse:{k}" for k in (*LIVE_KINDS, "reload", "closed")}
         assert '<div id="live-head" data-live="phase battles letter">' in r.text
         assert f'<div id="live-body" data-live="{kinds}">' in r.text, path
         for script in ("/static/vendor/htmx-ext-sse-2.2.4.js", "/static/live.js"):
