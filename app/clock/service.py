@@ -3,6 +3,7 @@ Battles (and so their clocks) are public to the campaign's members from Battles 
 only the battle's participants run its clock, and the GM may also put it right."""
 from __future__ import annotations
 
+import dataclasses
 import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
@@ -181,6 +182,10 @@ def clock_view(session: Session, viewer: Viewer, view: battles.BattleView, now: 
         settings = rules.Settings(row.minutes_per_side, row.max_turns, row.extra_turn_on)
         state, version = _state(row), row.version
     open_ = _open(viewer, view)
+    if row is not None and state.status == "running" and not open_:
+        # Nobody can run it any more (the result is in, or Battles is over): it stands as it
+        # stood at its last tap instead of ticking on.
+        state = dataclasses.replace(state, status="paused", since=None)
     return ClockView(
         battle_id=view.battle.id, settings=settings, status=state.status, turn=state.turn, running_side=state.running,
         order=list(state.order) or numbers,

@@ -454,8 +454,8 @@ def test_issue18_the_clock_is_closed_outside_battles(client, at):
     for who in (anna["headers"], gm):
         refused(client, cid, battle, who, 409, "clock_closed", action="switch")
     refused(client, cid, battle, gm, 409, "clock_closed", action="correct", turn=2)
-    clock = read_clock(client, cid, battle, borys["headers"])  # still read
-    assert (clock["status"], clock["version"], clock["running_side"]) == ("running", running["version"], running["running_side"])
+    clock = read_clock(client, cid, battle, borys["headers"])  # still read, standing as at its last tap
+    assert (clock["status"], clock["version"], clock["running_side"]) == ("paused", running["version"], running["running_side"])
 
 
 def test_issue18_the_clock_is_closed_once_a_result_is_entered(client, at):
@@ -464,10 +464,13 @@ def test_issue18_the_clock_is_closed_once_a_result_is_entered(client, at):
     r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": [anna["player_id"]]},
                     headers=anna["headers"])
     assert r.status_code == 200, r.text
+    at.after(5 * MIN)
     before = read_clock(client, cid, battle, gm)
     for action in ("switch", "pause", "end"):
         refused(client, cid, battle, borys["headers"], 409, "clock_closed", action=action)
-    assert read_clock(client, cid, battle, gm) == before and before["status"] == "running"
+    # Nobody can run it now: it stands as it stood at its last tap instead of ticking on.
+    at.after(5 * MIN)
+    assert read_clock(client, cid, battle, gm) == before and before["status"] == "paused"
 
 
 def test_issue18_a_three_side_battle_passes_through_every_side_and_wraps(client, at):
