@@ -27,6 +27,11 @@ from app.alliances import api as alliances_api, pages as alliances_pages
 from app.letters import api as letters_api, pages as letters_pages
 from app.live import api as live_api, pages as live_pages
 from app.clock import api as clock_api, pages as clock_pages
+from app.season import api as season_api, pages as season_pages
+from app.webhooks import api as webhooks_api, pages as webhooks_pages
+from app.exports import api as exports_api, pages as exports_pages
+from app.pwa import api as pwa_api, pages as pwa_pages
+from app.core import background
 from app.movement import pages as movement_pages
 from app.warbands import api as warbands_api, pages as warbands_pages
 from app.rounds import api as rounds_api, pages as rounds_pages
@@ -213,10 +218,10 @@ class CookiesAndHeaders:
 
 API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
                warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api,
-               letters_api, live_api, clock_api)
+               letters_api, live_api, clock_api, season_api, webhooks_api, exports_api, pwa_api)
 PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
                 catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages,
-                letters_pages, movement_pages, live_pages, clock_pages)
+                letters_pages, movement_pages, live_pages, clock_pages, season_pages, webhooks_pages, exports_pages, pwa_pages)
 
 
 def _add_routes(app: FastAPI) -> None:
@@ -243,7 +248,9 @@ async def _lifespan(app: FastAPI):
     # Under a server that handles SIGTERM (uvicorn), open live streams end at once on shutdown.
     broker.closing = False
     close_streams_on_exit()
+    jobs = background.start(app)
     yield
+    await background.stop(jobs)
     await broker.stop_listener()
 
 

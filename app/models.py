@@ -16,6 +16,10 @@ from app.warbands.models import Order, Warband, WarbandMember  # noqa: F401
 from app.maps.models import Hideout, Path, Place  # noqa: F401
 from app.rounds.models import TwilightChoice  # noqa: F401
 from app.settlement.models import Ransom, Settlement  # noqa: F401
+import app.season.models  # noqa: F401,E402
+import app.webhooks.models  # noqa: F401,E402
+import app.exports.models  # noqa: F401,E402
+import app.pwa.models  # noqa: F401,E402
 from app.core.db import SQLModel
 
 metadata = SQLModel.metadata

@@ -63,6 +63,7 @@ def settings(database_url, tmp_path_factory) -> Settings:
         secret_key="test-secret-key-that-is-long-enough",
         var_dir=tmp_path_factory.mktemp("var"),
         fast_hashing=True,
+        background_jobs=False,  # a test runs the scheduler and the sender itself, with its own clock
     )
 
 

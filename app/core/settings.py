@@ -45,6 +45,8 @@ class Settings(BaseSettings):
     live_max_streams_per_user: int = 8
     live_replay_limit: int = 100
     # Logs: JSON lines (for a log collector) or readable console lines.
+    # The season's scheduler and the webhook sender run inside the server (tests turn them off).
+    background_jobs: bool = True
     log_json: bool = False
     log_level: str = "INFO"
 

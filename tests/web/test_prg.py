@@ -62,6 +62,10 @@ PRG_ROUTES = {
     # warband movement (tests/web/test_movement_pages.py)
     "/campaigns/{cid}/warbands/{wid}/position",
 }
+from tests.secrecy import matrix_exports, matrix_pwa, matrix_season, matrix_webhooks  # noqa: E402
+
+for _extra in (matrix_season, matrix_webhooks, matrix_exports, matrix_pwa):
+    PRG_ROUTES |= _extra.PRG
 NOT_PRG = {
     "/campaigns/{cid}/letters/preview": "the compose/reply preview changes nothing: it shows the form again with the body as it will be read",
     "/campaigns/{cid}/warbands/check": "the builder's live check changes nothing: it answers the check (a partial with htmx)",

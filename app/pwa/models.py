@@ -1,0 +1,1 @@
+"""Tables of this domain (imported by app/models.py for Alembic and the tests)."""

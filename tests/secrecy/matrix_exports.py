@@ -1,0 +1,2 @@
+ENTRIES: dict = {}
+PRG: set = set()
