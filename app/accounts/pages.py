@@ -115,6 +115,10 @@ def logout(request: Request, user: PageUser, session: SessionDep):
         service.end_session(session, request.app.state.secret_key, token)
     response = flash.redirect(request, "/", N_("You are logged out."))
     response.delete_cookie(SESSION_COOKIE)
+    # Issue 19: the next person on this device must not find this one's pages. This empties
+    # the browser's HTTP cache; Chromium leaves the service worker's caches alone, and the
+    # worker drops its saved pages itself on seeing the logout (static/sw.js).
+    response.headers["Clear-Site-Data"] = '"cache"'
     return response
 
 
@@ -134,10 +138,21 @@ def language(request: Request, user: PageUser, session: SessionDep, form: Form):
     return response
 
 
+# Sections higher domains add to the Account page (the season's daily digest), so that
+# accounts imports none of them: (request, session, user) -> (template, context).
+ACCOUNT_SECTIONS: list = []
+
+
+def add_account_section(section) -> None:
+    if section not in ACCOUNT_SECTIONS:
+        ACCOUNT_SECTIONS.append(section)
+
+
 def _account(request: Request, session, user, status_code: int = 200, **extra):
     return render(
         request, "accounts/account.html", status_code=status_code,
-        tokens=service.list_api_tokens(session, user=user), **extra,
+        tokens=service.list_api_tokens(session, user=user),
+        sections=[section(request, session, user) for section in ACCOUNT_SECTIONS], **extra,
     )
 
 

@@ -144,8 +144,27 @@ def _pending_invitation(session: Session, user: User, campaign_id: int) -> tuple
     return viewer.campaign, invitation
 
 
+# A higher domain may keep a seat for the invitee: an imported campaign's player with its
+# company, gold and history (app/exports). `(session, campaign=, user=) -> Player | None`;
+# taking the seat binds the invitee to that player instead of adding an empty one, whatever
+# the campaign's status (the seat is already on the roster).
+SEAT_TAKERS: list = []
+
+
+def add_seat_taker(taker) -> None:
+    if taker not in SEAT_TAKERS:
+        SEAT_TAKERS.append(taker)
+
+
 def accept_invitation(session: Session, *, actor: User, campaign_id: int) -> Player:
     campaign, invitation = _pending_invitation(session, actor, campaign_id)
+    for take in SEAT_TAKERS:
+        seat = take(session, campaign=campaign, user=actor)
+        if seat is not None:
+            invitation.status, invitation.decided_at = "accepted", utcnow()
+            session.add(invitation)
+            chronicle.record(session, campaign, "player_joined", nickname=actor.nickname)
+            return seat
     if campaign.status != "setup":
         raise DomainError("roster_closed")
     if _player_count(session, campaign.id) >= campaign.max_players:

@@ -9,19 +9,39 @@ from app.chronicle.models import ChronicleEntry
 from app.core.db import utcnow
 from app.core.pagination import Page, paginate
 
+# Who hears each new entry, inside the writer's transaction (the webhooks' outbox, issue 19), so
+# that a rolled-back change tells nobody; the chronicle imports none of its listeners.
+LISTENERS: list = []
+
+
+def add_listener(listener) -> None:
+    """`listener(session, campaign, entries)`; entries written in bulk come unsaved, without ids."""
+    if listener not in LISTENERS:
+        LISTENERS.append(listener)
+
+
+def _tell(session: Session, campaign: Campaign, entries: list[ChronicleEntry]) -> None:
+    for listener in LISTENERS:
+        listener(session, campaign, entries)
+
+
 def record(session: Session, campaign: Campaign, kind: str, **params) -> ChronicleEntry:
     entry = ChronicleEntry(
         campaign_id=campaign.id, round=campaign.round, phase=campaign.phase, kind=kind, params=params
     )
     session.add(entry)
+    _tell(session, campaign, [entry])
     return entry
 
 
 def record_many(session: Session, campaign: Campaign, entries: list[tuple[str, dict]]) -> None:
     """Many entries in one statement (announcing hundreds of battles)."""
     if entries:
-        session.execute(insert(ChronicleEntry), [{"campaign_id": campaign.id, "round": campaign.round, "phase": campaign.phase,
-                                                  "kind": kind, "params": params, "created_at": utcnow()} for kind, params in entries])
+        rows = [{"campaign_id": campaign.id, "round": campaign.round, "phase": campaign.phase,
+                 "kind": kind, "params": params, "created_at": utcnow()} for kind, params in entries]
+        session.execute(insert(ChronicleEntry), rows)
+        if LISTENERS:
+            _tell(session, campaign, [ChronicleEntry(**row) for row in rows])
 
 
 def list_entries(session: Session, *, campaign_id: int, page: int = 1, per_page: int = 50) -> Page:

@@ -34,6 +34,10 @@ TEXTS = {
     "clock_out_of_time": N_("At %(place)s %(side)s ran out of time in turn %(turn)s."),
     "clock_ended": N_("At %(place)s the game ended in turn %(turns)s: %(clock_end)s."),
     "alliance_revealed": N_("A %(alliance)s for %(title)s: %(initiator)s with %(allies)s."),
+    # Deadlines (issue 19); %(deadline_phase)s is a phase, %(at)s the moment in UTC (ends_at: ISO).
+    "deadline_set": N_("%(deadline_phase)s ends at %(at)s."),
+    "deadline_near": N_("%(deadline_phase)s ends soon, at %(at)s."),
+    "deadline_cleared": N_("The deadline of %(deadline_phase)s is lifted."),
 }
 # Parameters stored as keys (a phase, say) and the names to translate them with; the domain
 # that owns the names registers them, so that the chronicle imports none of its writers.

@@ -159,6 +159,11 @@ ERRORS: dict[str, tuple[int, str]] = {
     "clock_roll_invalid": (422, N_("A die roll is 1 to 6.")),
     "clock_turn_invalid": (422, N_("That turn is not in this game.")),
     "clock_remaining_invalid": (422, N_("Remaining time is set for one side of a timed game, between none and the whole time.")),
+    # the season: deadlines and the daily digest (issue 19, app/season)
+    "deadline_past": (422, N_("The deadline must be in the future.")),
+    "deadline_too_far": (422, N_("The deadline may be at most %(days)s days ahead.")),
+    "email_invalid": (422, N_("Enter an e-mail address like name@example.org.")),
+    "digest_needs_email": (422, N_("Enter your e-mail address to receive the daily digest.")),
     # guilds (R8.1-R8.6); the campaign's word for guilds fills %(guild)s and its forms
     "guild_name_taken": (409, N_("The name %(name)s is already taken by another %(guild)s.")),
     "guild_member_already": (409, N_("%(nickname)s is already a member of one of the %(guilds)s.")),
@@ -260,6 +265,24 @@ ERRORS: dict[str, tuple[int, str]] = {
     "path_exists": (409, N_("These two places are already joined by a path.")),
     "entry_needs_parent": (422, N_("Only a place on a place's own map can be an entry from the parent place.")),
     "map_has_places": (409, N_("%(place)s has places on its map; remove them before removing the map.")),
+    # export and import (issue 19)
+    "import_no_file": (422, N_("Choose a campaign export file (.json) to import.")),
+    "import_not_json": (422, N_("The file is not a JSON document, so it is not a campaign export.")),
+    "import_not_export": (422, N_("This is not a Hideout campaign export: its format must be %(format)s.")),
+    "import_version": (422, N_("This export has version %(version)s; this server reads version %(supported)s.")),
+    "import_part_invalid": (422, N_("The export's %(part)s are not a list of rows with distinct numbers.")),
+    "import_row_invalid": (422, N_("Row %(row)s of the export's %(part)s has an invalid %(field)s.")),
+    "import_reference": (422, N_("Row %(row)s of the export's %(part)s refers in %(field)s to number %(number)s, which the export does not have.")),
+    "import_nickname": (422, N_("Player %(row)s of the export has no valid nickname, or the same one as another player.")),
+    "import_gold": (422, N_("The gold of %(nickname)s (%(gold)s) is not the sum of their ledger (%(total)s).")),
+    "import_gold_negative": (422, N_("The gold of %(nickname)s is below zero (%(gold)s).")),
+    "import_image": (422, N_("A map image in the export is not valid base64 image data.")),
+    "import_contradiction": (422, N_("The export contradicts itself (a duplicate or an impossible value); nothing was imported.")),
+    # webhooks (issue 19)
+    "webhook_url_invalid": (422, N_("A webhook address starts with http:// or https:// and names a host.")),
+    "webhook_url_private": (422, N_("%(host)s is a private, local or reserved address; webhooks only go to public addresses.")),
+    "webhook_host_unknown": (422, N_("The host %(host)s could not be found.")),
+    "webhook_too_many": (409, N_("A campaign has %(max)s webhooks at most; remove one first.")),
 }
 
 

@@ -15,4 +15,4 @@ def alembic_config(url: str) -> Config:
 
 
 def upgrade(url: str) -> None:
-    command.upgrade(alembic_config(url), "heads")
+    command.upgrade(alembic_config(url), "head")

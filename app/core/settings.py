@@ -47,6 +47,30 @@ class Settings(BaseSettings):
     # Logs: JSON lines (for a log collector) or readable console lines.
     # The season's scheduler and the webhook sender run inside the server (tests turn them off).
     background_jobs: bool = True
+    # Webhooks (issue 19): hooks may not reach private, loopback or reserved addresses unless
+    # this is on (home setups, tests); a failed delivery is tried `webhook_max_attempts` times,
+    # waiting `webhook_retry_seconds` and doubling; the sender also looks for due deliveries
+    # every `webhook_poll_seconds` (other processes' news).
+    webhook_allow_private: bool = False
+    webhook_timeout_seconds: float = 5.0
+    webhook_max_attempts: int = 5
+    webhook_retry_seconds: float = 30.0
+    webhook_poll_seconds: float = 15.0
+    # The season (issue 19): how often the scheduler looks for deadlines and digests, how long
+    # before a deadline the chronicle says it is near, and from which hour (UTC) each day's
+    # digest goes out. E-mail is off while `smtp_host` is empty.
+    season_tick_seconds: float = 5.0
+    deadline_near_minutes: int = 60
+    digest_hour_utc: int = 7
+    smtp_host: str = ""
+    smtp_port: int = 587
+    smtp_from: str = ""
+    smtp_user: str = ""
+    smtp_password: str = ""
+    smtp_starttls: bool = True
+    smtp_timeout_seconds: float = 20.0
+    # The address the digest's links start with (e.g. https://hideout.example.org); none: no links.
+    public_url: str = ""
     log_json: bool = False
     log_level: str = "INFO"
 

@@ -1,3 +1,52 @@
-from fastapi import APIRouter
+"""Export and import over the API (API.md `export`, `import`)."""
+from __future__ import annotations
+
+import json
+from typing import Annotated, Any
+
+from fastapi import APIRouter, Depends, Request
+
+from app.accounts.deps import ApiUser, SessionDep
+from app.campaigns.api import campaign_out
+from app.campaigns.schemas import CampaignOut
+from app.campaigns.service import campaign_of
+from app.core.errors import DomainError
+from app.core.types import PathId
+from app.exports import service
 
 router = APIRouter(tags=["exports"])
+
+
+def media_dir(request: Request):
+    return request.app.state.settings.var_dir / "media"
+
+
+@router.get("/campaigns/{cid}/export")
+def export(cid: PathId, request: Request, user: ApiUser, session: SessionDep) -> dict[str, Any]:
+    """GM: the whole campaign as one versioned document (`format` "hideout-campaign",
+    `version` 1), as far as the GM may see it (docs/export.md)."""
+    _campaign, doc = service.export_for_gm(session, actor=user, campaign_id=cid, media_dir=media_dir(request))
+    return doc
+
+
+async def _body(request: Request) -> Any:
+    """The request's JSON, read here so that a body that is not JSON is told so in words
+    (`import_not_json`) rather than as a position in a parse error."""
+    try:
+        return json.loads(await request.body())
+    except (UnicodeDecodeError, ValueError):
+        raise DomainError("import_not_json") from None
+
+
+DOCUMENT_BODY = {"requestBody": {"required": True, "content": {"application/json": {"schema": {
+    "type": "object", "required": ["format", "version", "campaign"],
+    "properties": {"format": {"const": "hideout-campaign"}, "version": {"const": 1}, "campaign": {"type": "object"}},
+    "description": "A campaign export (docs/export.md)"}}}}}
+
+
+@router.post("/campaigns/import", status_code=201, response_model=CampaignOut, openapi_extra=DOCUMENT_BODY)
+def import_(request: Request, user: ApiUser, session: SessionDep, doc: Annotated[Any, Depends(_body)]):
+    """A new campaign from an export, the caller its GM; players whose nickname a user of
+    this server has are invited to take their seat."""
+    campaign, _invited = service.import_campaign(session, actor=user, doc=doc, media_dir=media_dir(request))
+    return campaign_out(session, campaign, campaign_of(session, actor=user, campaign_id=campaign.id))

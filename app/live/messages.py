@@ -88,6 +88,8 @@ def _message(ev, data, subject, viewer, me, battles, name) -> tuple[str | None, 
         step = data.get("step", "phase")
         if step == "phase" and data.get("phase") == "battles":
             return None, {}  # the "battles" event that follows says it
+        if step == "deadline":
+            return None, {}  # the head shows the new time left; the chronicle says it
         return step, {"round": data.get("round"), "phase": data.get("phase"), "ended": data.get("ended")}
     if kind == "battles":
         return "battles", {"round": data.get("round")}

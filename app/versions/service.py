@@ -18,7 +18,7 @@ from app.versions.models import CampaignVersion
 EVERYWHERE = 0
 # Tables whose rows no campaign page shows (logins, sessions, tokens) or that are this
 # bookkeeping itself.
-IGNORED = {"user_account", "user_session", "api_token", "login_failure", "live_event", "campaign_version"}
+IGNORED = {"user_account", "user_session", "api_token", "login_failure", "live_event", "campaign_version", "digest_subscription"}
 # Rows without a campaign id, placed through their parent: table -> (column, parent table).
 PARENTS = {"battle_warband": ("battle_id", "battle"), "battle_confirmation": ("battle_id", "battle"),
            "company_model": ("company_id", "company"), "company_item": ("company_id", "company"),

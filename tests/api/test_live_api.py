@@ -87,7 +87,8 @@ def test_r11_4_the_gms_word_on_a_result_reaches_both_sides(client, listen):
     assert gm_stream.next().data["message"] is None
 
 
-def test_r11_4_reported_and_disputed_results(client, listen):
+def _two_fight_one_watches(client):
+    """Battles with one battle: players 0 and 1 fight at Place 3, player 2 stays at home."""
     gm, cid, players, places = running_campaign(client, 3)
     for p, (faction, keys) in zip(players[:2], (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))):
         p["band"] = warband(client, cid, p, buy(client, cid, p, *keys, faction=faction))
@@ -97,6 +98,11 @@ def test_r11_4_reported_and_disputed_results(client, listen):
         assert r.status_code == 200, r.text
     to_phase(client, gm, cid, "battles")
     [battle] = client.get(f"/api/v1/campaigns/{cid}/battles", headers=gm).json()["items"]
+    return gm, cid, players, battle
+
+
+def test_r11_4_reported_and_disputed_results(client, listen):
+    gm, cid, players, battle = _two_fight_one_watches(client)
     opponent, reporter, onlooker, gm_stream = (listen(cid, h) for h in (players[1]["headers"], players[0]["headers"], players[2]["headers"], gm))
     r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": [players[0]["player_id"]]},
                     headers=players[0]["headers"])
@@ -338,15 +344,7 @@ def test_r11_5_a_bad_resume_point_is_a_clear_422(client, query):
 def test_issue18_r11_4_a_clock_tap_reaches_every_member_quietly_and_an_asked_step_tells_nothing(client, listen, make_client):
     from tests.web.helpers import post
 
-    gm, cid, players, places = running_campaign(client, 3)
-    for p, (faction, keys) in zip(players[:2], (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))):
-        p["band"] = warband(client, cid, p, buy(client, cid, p, *keys, faction=faction))
-    to_phase(client, gm, cid, "orders")
-    for p in players[:2]:
-        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[3]["id"]}, headers=p["headers"])
-        assert r.status_code == 200, r.text
-    to_phase(client, gm, cid, "battles")
-    [battle] = client.get(f"/api/v1/campaigns/{cid}/battles", headers=gm).json()["items"]
+    gm, cid, players, battle = _two_fight_one_watches(client)
     opponent, onlooker, gm_stream = (listen(cid, h) for h in (players[1]["headers"], players[2]["headers"], gm))
     # A one-way step asked first (the confirm page) runs the action, then rolls it back: no event.
     browser = make_client()
@@ -359,3 +357,17 @@ def test_issue18_r11_4_a_clock_tap_reaches_every_member_quietly_and_an_asked_ste
         ev = s.next()
         assert (ev.kind, ev.data["subject_id"], ev.data["status"], ev.data["turn"], ev.data["message"]) == \
             ("clock", battle["id"], "running", 1, None), ev
+
+
+def test_issue19_r11_4_a_deadline_redraws_open_pages_quietly(client, listen):
+    from datetime import UTC, datetime, timedelta
+
+    gm, cid, players, places = running_campaign(client, 2)
+    stream = listen(cid, players[0]["headers"])
+    ends_at = (datetime.now(UTC) + timedelta(days=2)).replace(microsecond=0).isoformat()
+    r = client.put(f"/api/v1/campaigns/{cid}/deadline", json={"ends_at": ends_at, "auto_advance": False}, headers=gm)
+    assert r.status_code == 200, r.text
+    ev = stream.next()
+    assert (ev.kind, ev.data["step"], ev.data["message"]) == ("phase", "deadline", None), ev
+    assert client.delete(f"/api/v1/campaigns/{cid}/deadline", headers=gm).status_code == 204
+    assert (stream.next().data["step"]) == "deadline"

@@ -34,9 +34,7 @@ NOBODY = frozenset()
 # The surfaces of R11.2 ("HTML pages, partials, the JSON API, live updates and exports alike").
 SURFACES = {"page", "partial", "api", "map", "chronicle", "dashboard", "media", "docs", "stream", "export"}
 # Surfaces the app does not have yet: when a route of one lands, its entry names the surface.
-NOT_YET = {
-    "export": "the campaign export (API.md) has no route yet",
-}
+NOT_YET: dict = {}
 
 
 @dataclass(frozen=True)

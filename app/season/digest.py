@@ -1,0 +1,129 @@
+"""The daily digest (issue 19): once a day, to each user who opted in, an e-mail in their
+language of what waits for them in their campaigns — their own things only (reminders.py).
+Off while the server has no SMTP host. The day is claimed in the database before the e-mail
+is built (a conditional UPDATE: one process wins it), so at most one goes out per user and
+day; a failed delivery is logged and not retried that day."""
+from __future__ import annotations
+
+import smtplib
+from datetime import datetime
+from email.message import EmailMessage
+from email.utils import formatdate, make_msgid
+
+import structlog
+from sqlalchemy import or_, update
+from sqlalchemy.engine import Engine
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.terms import campaign_words
+from app.core.db import unit_of_work
+from app.core.errors import DomainError
+from app.core.i18n import DEFAULT_LOCALE, translations
+from app.core.templating import env
+from app.season import reminders, rules
+from app.season.models import DigestSubscription
+
+log = structlog.get_logger()
+
+
+def configured(settings) -> bool:
+    return bool(settings.smtp_host)
+
+
+def subscription(session: Session, user_id: int) -> DigestSubscription | None:
+    return session.get(DigestSubscription, user_id)
+
+
+def set_subscription(session: Session, *, user: User, email: str, enabled: bool) -> DigestSubscription:
+    """The Account page's opt-in (off by default). An address is needed to switch it on."""
+    email = email.strip()
+    if email:
+        email = rules.check_email(email)
+    elif enabled:
+        raise DomainError("digest_needs_email")
+    row = subscription(session, user.id) or DigestSubscription(user_id=user.id)
+    row.email, row.enabled = email, enabled
+    session.add(row)
+    session.flush()
+    return row
+
+
+def _claim(engine: Engine, user_id: int, now: datetime) -> bool:
+    today = now.date()
+    with unit_of_work(engine, write=True) as session:
+        statement = (update(DigestSubscription)
+                     .where(DigestSubscription.user_id == user_id, DigestSubscription.enabled.is_(True),
+                            or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today))
+                     .values(last_run_on=today).execution_options(synchronize_session=False))
+        return session.execute(statement).rowcount == 1
+
+
+def compose(session: Session, user: User, settings, now: datetime) -> EmailMessage | None:
+    """The user's digest, or None when nothing waits (no e-mail about nothing)."""
+    row = subscription(session, user.id)
+    if row is None or not row.email:
+        return None
+    catalog = translations(user.locale or DEFAULT_LOCALE)
+    found = reminders.for_user(session, user, catalog.gettext)
+    if not found:
+        return None
+    base = settings.public_url.rstrip("/")
+    lines = [(c.campaign, [(reminders.line(r, catalog.gettext, catalog.ngettext, campaign_words(c.campaign, catalog.gettext)),
+                            f"{base}{r.link}" if base else "") for r in c.reminders]) for c in found]
+    count = sum(len(c.reminders) for c in found)
+    body = env.get_template("season/digest_email.html").render(
+        translations=catalog, user=user, campaigns=lines, account=f"{base}/account" if base else "")
+    message = EmailMessage()
+    message["Subject"] = catalog.ngettext("Hideout: %(num)d thing waits for you", "Hideout: %(num)d things wait for you",
+                                          count) % {"num": count}
+    message["From"] = settings.smtp_from or f"hideout@{settings.smtp_host}"
+    message["To"] = row.email
+    message["Date"] = formatdate(now.timestamp(), usegmt=True)
+    message["Message-ID"] = make_msgid(domain="hideout")
+    message.set_content(body)
+    message["Content-Language"] = user.locale or DEFAULT_LOCALE  # after: set_content drops Content-* headers
+    return message
+
+
+def deliver(settings, message: EmailMessage) -> None:
+    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.smtp_timeout_seconds) as smtp:
+        if settings.smtp_starttls:
+            smtp.starttls()
+        if settings.smtp_user:
+            smtp.login(settings.smtp_user, settings.smtp_password)
+        smtp.send_message(message)
+
+
+def _due_users(engine: Engine, today) -> list[int]:
+    """Who has opted in and has not had today's digest: a read, without locks."""
+    with Session(engine) as session:
+        return list(session.exec(select(DigestSubscription.user_id).where(
+            DigestSubscription.enabled.is_(True), DigestSubscription.email != "",
+            or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today))
+            .order_by(DigestSubscription.user_id)).all())
+
+
+def send_due(engine: Engine, settings, now: datetime) -> int:
+    """Every digest due today (from the configured hour, UTC); returns how many went out."""
+    if not configured(settings) or not rules.digest_due(now, None, settings.digest_hour_utc):
+        return 0
+    sent = 0
+    for user_id in _due_users(engine, now.date()):
+        if not _claim(engine, user_id, now):
+            continue  # another process has today's
+        with Session(engine) as session:
+            user = session.get(User, user_id)
+            message = compose(session, user, settings, now) if user is not None else None
+        if message is None:
+            continue
+        try:
+            deliver(settings, message)
+        except (OSError, smtplib.SMTPException) as exc:
+            log.warning("digest_not_sent", user_id=user_id, error=str(exc))
+            continue
+        with unit_of_work(engine, write=True) as session:
+            session.execute(update(DigestSubscription).where(DigestSubscription.user_id == user_id)
+                            .values(last_sent_at=now).execution_options(synchronize_session=False))
+        sent += 1
+    return sent
