@@ -16,7 +16,6 @@ from app.core.migrate import upgrade
 from app.core.settings import get_settings
 from app.demo import create_demo, demo_logins
 from app.exports import cli as exports_cli
-from app.pwa import cli as pwa_cli
 from app.season import cli as season_cli
 from app.webhooks import cli as webhooks_cli
 
@@ -117,7 +116,7 @@ def main(argv: list[str] | None = None) -> int:
     backup = sub.add_parser("backup", help="copy the SQLite database")
     backup.add_argument("path")
     backup.set_defaults(func=cmd_backup)
-    for module in (season_cli, webhooks_cli, exports_cli, pwa_cli):
+    for module in (season_cli, webhooks_cli, exports_cli):
         module.add_commands(sub)
     args = parser.parse_args(argv)
     return args.func(args)

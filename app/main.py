@@ -30,7 +30,7 @@ from app.clock import api as clock_api, pages as clock_pages
 from app.season import api as season_api, pages as season_pages
 from app.webhooks import api as webhooks_api, pages as webhooks_pages
 from app.exports import api as exports_api, pages as exports_pages
-from app.pwa import api as pwa_api, pages as pwa_pages
+from app.pwa import pages as pwa_pages
 from app.core import background
 from app.movement import pages as movement_pages
 from app.warbands import api as warbands_api, pages as warbands_pages
@@ -216,9 +216,9 @@ class CookiesAndHeaders:
         return [v.decode("latin-1") for k, v in jar.raw_headers if k == b"set-cookie"]
 
 
-API_MODULES = (accounts_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
+API_MODULES = (accounts_api, exports_api, campaigns_api, maps_api, chronicle_api, catalog_api, companies_api, gold_api, events_api,
                warbands_api, battles_api, rounds_api, settlement_api, guilds_api, alliances_api,
-               letters_api, live_api, clock_api, season_api, webhooks_api, exports_api, pwa_api)
+               letters_api, live_api, clock_api, season_api, webhooks_api)
 PAGE_MODULES = (accounts_pages, campaigns_pages, maps_pages, map_pages, chronicle_pages, companies_pages, gold_pages,
                 catalog_pages, events_pages, warbands_pages, battles_pages, rounds_pages, settlement_pages, guilds_pages, alliances_pages,
                 letters_pages, movement_pages, live_pages, clock_pages, season_pages, webhooks_pages, exports_pages, pwa_pages)

@@ -19,7 +19,6 @@ from app.settlement.models import Ransom, Settlement  # noqa: F401
 import app.season.models  # noqa: F401,E402
 import app.webhooks.models  # noqa: F401,E402
 import app.exports.models  # noqa: F401,E402
-import app.pwa.models  # noqa: F401,E402
 from app.core.db import SQLModel
 
 metadata = SQLModel.metadata

@@ -5,6 +5,7 @@ import json
 from typing import Annotated, Any
 
 from fastapi import APIRouter, Depends, Request
+from starlette.exceptions import HTTPException as StarletteHTTPException
 
 from app.accounts.deps import ApiUser, SessionDep
 from app.campaigns.api import campaign_out
@@ -15,6 +16,13 @@ from app.core.types import PathId
 from app.exports import service
 
 router = APIRouter(tags=["exports"])
+
+
+@router.api_route("/campaigns/import", methods=["GET", "PUT", "PATCH", "DELETE"], include_in_schema=False)
+def import_other_methods():
+    """`/campaigns/import` is not a campaign id: other methods are 405 (Allow: POST), not the
+    404 that `/campaigns/{cid}` would answer. Registered before the campaigns' routes."""
+    raise StarletteHTTPException(405, headers={"Allow": "POST"})
 
 
 def media_dir(request: Request):

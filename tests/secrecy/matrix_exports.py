@@ -9,7 +9,7 @@ from __future__ import annotations
 ENTRIES: dict = {}
 PRG: set = {"/campaigns/new/import"}
 
-from tests.secrecy.matrix import API, C, GM, USERS, Action, Read, _s  # noqa: E402
+from tests.secrecy.matrix import API, C, GM, USERS, Action, Other, Read, _s  # noqa: E402
 
 _SHOWS = _s("ledger", "gold", "order", "settlement", "ransom")
 _DOCUMENT = {"format": "hideout-campaign", "version": 1, "campaign": {"name": "Matrix import"}}
@@ -20,4 +20,6 @@ ENTRIES.update({
     ("POST", API + "/campaigns/import"): Action(USERS, _DOCUMENT, why="any user may import a campaign and runs it"),
     ("GET", "/campaigns/new/import"): Read("page", USERS),
     ("POST", "/campaigns/new/import"): Action(USERS, files=True, why="any user may import a campaign and runs it"),
+    **{(method, API + "/campaigns/import"): Other("answers 405 (Allow: POST): `import` is not a campaign id")
+       for method in ("GET", "PUT", "PATCH", "DELETE")},
 })

@@ -1,1 +1,0 @@
-"""Tables of this domain (imported by app/models.py for Alembic and the tests)."""
