@@ -1,9 +1,11 @@
-"""The `hideout` command: serve, migrate, demo, import-catalog, backup."""
+"""The `hideout` command: serve, migrate, demo, import-catalog, backup, restore."""
 from __future__ import annotations
 
 import argparse
 import sqlite3
 import sys
+from contextlib import closing
+from datetime import UTC, datetime
 from pathlib import Path
 
 import uvicorn
@@ -65,7 +67,11 @@ def cmd_serve(args) -> int:
     # Uvicorn's own lines go through the same handler; requests are logged by the app.
     # Open live streams end at once on SIGTERM (app/core/live.py); the bound is for slow requests.
     uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True,
-                log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS)
+                log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                # A worker answers its first health check only once the whole app is imported:
+                # on a small, busy box that takes longer than uvicorn's 5 s, and it would be
+                # killed and started again in a loop (issue 20).
+                timeout_worker_healthcheck=30)
     return 0
 
 
@@ -98,6 +104,81 @@ def cmd_backup(args) -> int:
     return 0
 
 
+# Exit codes of `hideout restore` (docs/deploy.md): the file is refused; the database is
+# PostgreSQL (pg_restore does it); the database is open in a running server.
+RESTORE_REFUSED, RESTORE_POSTGRESQL, RESTORE_IN_USE = 1, 2, 3
+
+
+def known_revisions() -> list[str]:
+    from alembic.script import ScriptDirectory
+
+    from app.core.migrate import alembic_config
+
+    return [r.revision for r in ScriptDirectory.from_config(alembic_config("")).walk_revisions()]
+
+
+def backup_revision(path: Path) -> str:
+    """The migration a backup file is at; ValueError with the reason it is no Hideout database
+    this code can restore. The file is opened read-only and left as it was."""
+    if not path.is_file():
+        raise ValueError(f"{path} does not exist or is not a file.")
+    try:
+        with closing(sqlite3.connect(f"{path.resolve().as_uri()}?mode=ro", uri=True)) as db:
+            if db.execute("PRAGMA quick_check").fetchone() != ("ok",):
+                raise ValueError(f"{path} is a damaged SQLite database.")
+            rows = db.execute("SELECT version_num FROM alembic_version").fetchall()
+            db.execute("SELECT count(*) FROM player").fetchone()
+    except sqlite3.DatabaseError as exc:
+        raise ValueError(f"{path} is not a Hideout SQLite database ({exc}).") from None
+    if len(rows) != 1:
+        raise ValueError(f"{path} has no single migration recorded, so it is not a Hideout database.")
+    (revision,) = rows[0]
+    if revision not in known_revisions():
+        raise ValueError(f"{path} is at migration {revision}, which this version of Hideout does not know "
+                         "(a backup from a newer version?).")
+    return revision
+
+
+def cmd_restore(args) -> int:
+    url = get_settings().resolved_database_url()
+    if not url.startswith("sqlite"):
+        print("This database is PostgreSQL: restore a dump with pg_restore (docs/deploy.md, section 7).", file=sys.stderr)
+        return RESTORE_POSTGRESQL
+    source = Path(args.path)
+    try:
+        revision = backup_revision(source)
+    except ValueError as exc:
+        print(f"Not restored: {exc} The database was not changed.", file=sys.stderr)
+        return RESTORE_REFUSED
+    target = Path(url.split("sqlite:///", 1)[1])
+    if source.resolve() == target.resolve():
+        print("Not restored: that file is the database itself.", file=sys.stderr)
+        return RESTORE_REFUSED
+    with closing(sqlite3.connect(target, timeout=0)) as live:
+        # Leaving WAL mode needs the only connection to the database: a running server (which keeps
+        # its connections open) makes it fail, and nothing has changed then.
+        try:
+            live.execute("PRAGMA journal_mode=DELETE").fetchone()
+        except sqlite3.OperationalError:
+            print("Not restored: the database is in use. Stop the server first (systemctl stop hideout). "
+                  "The database was not changed.", file=sys.stderr)
+            return RESTORE_IN_USE
+        kept = None
+        if live.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
+            kept = target.with_name(f"{target.name}.before-restore-{datetime.now(UTC):%Y%m%dT%H%M%SZ}")
+            with closing(sqlite3.connect(kept)) as copy:
+                live.backup(copy)
+        # Through SQLite rather than a file copy: no stale write-ahead log can outlive the old data.
+        with closing(sqlite3.connect(f"{source.resolve().as_uri()}?mode=ro", uri=True)) as backup:
+            backup.backup(live)
+    print(f"Restored {source} (migration {revision}) to {target}.")
+    if kept:
+        print(f"The database it replaced is kept in {kept}.")
+    if revision != known_revisions()[0]:
+        print("The backup is from an older version: `hideout migrate` (or the next `hideout serve`) upgrades it.")
+    return 0
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(prog="hideout", description="Hideout campaign server")
     sub = parser.add_subparsers(dest="command", required=True)
@@ -116,6 +197,9 @@ def main(argv: list[str] | None = None) -> int:
     backup = sub.add_parser("backup", help="copy the SQLite database")
     backup.add_argument("path")
     backup.set_defaults(func=cmd_backup)
+    restore = sub.add_parser("restore", help="put a SQLite backup back (the server stopped)")
+    restore.add_argument("path")
+    restore.set_defaults(func=cmd_restore)
     for module in (season_cli, webhooks_cli, exports_cli):
         module.add_commands(sub)
     args = parser.parse_args(argv)

@@ -9,6 +9,7 @@ import structlog
 from fastapi import Depends, FastAPI, Request
 from fastapi.exceptions import RequestValidationError
 from fastapi.responses import HTMLResponse, JSONResponse, RedirectResponse, Response
+from sqlalchemy import exc as sa_exc
 from starlette.datastructures import MutableHeaders
 from starlette.middleware.gzip import GZipMiddleware
 from starlette.exceptions import HTTPException as StarletteHTTPException
@@ -161,6 +162,25 @@ async def _http_error(request: Request, exc: StarletteHTTPException):
     return response
 
 
+# Seconds a client is told to wait after a 503 (the pool reconnects by itself on the next request).
+DATABASE_RETRY_AFTER = 5
+
+
+async def _database_unavailable(request: Request, exc: Exception):
+    """The database went away (a restart, killed connections, refused connections, a full disk):
+    the transaction was rolled back or never began, so the answer is a 503 to try again, not a
+    500 with a traceback. Logged as a warning without the stack: it is the database's state,
+    not a bug."""
+    _ensure_locale(request)
+    log.warning("database_unavailable", path=request.url.path, error=str(getattr(exc, "orig", exc)).strip()[:300])
+    if _is_api(request):
+        response = _error_json(request, 503, "database_unavailable")
+    else:
+        response = _error_page(request, 503, "database_unavailable")
+    response.headers["Retry-After"] = str(DATABASE_RETRY_AFTER)
+    return response
+
+
 async def _not_modified(request: Request, exc: NotModified):
     return Response(status_code=304, headers={"ETag": exc.etag, "Cache-Control": PAGE_CACHE})
 
@@ -267,7 +287,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         lifespan=_lifespan,
     )
     app.state.settings = settings
-    app.state.engine = make_engine(settings.resolved_database_url())
+    app.state.engine = make_engine(settings.resolved_database_url(), settings.sqlite_synchronous)
     app.state.secret_key = settings.resolved_secret_key()
     app.state.catalog = CatalogStore(settings.var_dir / "catalog")
     app.state.map_drawings = Drawings()
@@ -282,6 +302,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     for exc_class, handler in ((BodyTooLarge, _body_too_large), (DomainError, _domain_error),
                                (RequestValidationError, _validation_error), (StarletteHTTPException, _http_error),
                                (NotModified, _not_modified),
+                               (sa_exc.OperationalError, _database_unavailable), (sa_exc.TimeoutError, _database_unavailable),
                                (Exception, _unexpected)):
         app.add_exception_handler(exc_class, handler)
     _add_routes(app)

@@ -33,6 +33,7 @@ ERRORS: dict[str, tuple[int, str]] = {
     "text_nul": (422, N_("Text may not contain NUL characters.")),
     "method_not_allowed": (405, N_("This method is not allowed here.")),
     "internal_error": (500, N_("Something went wrong on the server. Please try again.")),
+    "database_unavailable": (503, N_("The database cannot be reached just now. Please try again in a moment.")),
     # accounts
     "nickname_invalid": (422, N_("A nickname has 3 to 32 letters, digits, dots, dashes or underscores.")),
     "nickname_taken": (409, N_("The nickname %(nickname)s is already taken.")),

@@ -5,6 +5,7 @@ import os
 import secrets
 from functools import lru_cache
 from pathlib import Path
+from typing import Literal
 
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
@@ -45,6 +46,9 @@ class Settings(BaseSettings):
     live_max_streams_per_user: int = 8
     live_replay_limit: int = 100
     # Logs: JSON lines (for a log collector) or readable console lines.
+    # SQLite: FULL keeps every answered change through a power cut; NORMAL (the test suite)
+    # only through a killed process, and is faster.
+    sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     # The season's scheduler and the webhook sender run inside the server (tests turn them off).
     background_jobs: bool = True
     # Webhooks (issue 19): hooks may not reach private, loopback or reserved addresses unless

@@ -12,6 +12,8 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import structlog
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy import and_, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
@@ -144,6 +146,8 @@ async def run(app) -> None:
     while True:
         try:
             await asyncio.to_thread(tick, app.state.engine, settings, app.state.catalog.get)
+        except (OperationalError, SQLAlchemyTimeoutError) as exc:  # the database went away: the next pass tries again
+            log.warning("season_tick_failed", error=str(exc).splitlines()[0])
         except Exception:  # a pass that failed is tried again at the next; the loop must live on
             log.exception("season_tick_failed")
         await asyncio.sleep(settings.season_tick_seconds)
