@@ -12,7 +12,7 @@ WORKERS ?= 2
 HOST = 127.0.0.1
 PORT = 8000
 
-.PHONY: run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium clean bench
+.PHONY: run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium clean bench bench-load
 
 $(BIN)/.installed: pyproject.toml
 	@echo "Installing Hideout into $(VENV) (about a minute)…"
@@ -71,6 +71,10 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.map_page
 	$(BIN)/python -m bench.announce
 	$(BIN)/python -m bench.live_streams
+
+## Club night: 200 members for 2 minutes on SQLite, then PostgreSQL with 2 workers (about 10 minutes)
+bench-load: $(BIN)/.installed
+	$(BIN)/python -m bench.club_night --database both --users 200 --seconds 120
 
 clean:
 	rm -rf $(VENV) var test-artifacts

@@ -1,11 +1,14 @@
 """Engine, schema metadata and the unit of work (one transaction per request)."""
 from __future__ import annotations
 
-from collections.abc import Iterator
+import asyncio
+import weakref
+from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 
 from fastapi import Request
+from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import create_engine, event
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, SQLModel
@@ -87,9 +90,35 @@ def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
         session.close()
 
 
-def get_session(request: Request) -> Iterator[Session]:
-    """FastAPI dependency: commits when the route returns, rolls back on any error."""
-    with unit_of_work(request.app.state.engine, write=request.method in WRITE_METHODS) as s:
-        yield s
+# At most this many requests hold a database session at once, per process. Each request needs
+# a worker thread to open its session and another to run its route: without a cap, a crowd
+# (issue 20: 200 members) fills every thread with requests waiting for a connection or for
+# SQLite's write lock, and the request holding the lock never gets a thread to finish it. The
+# cap stays below the thread pool (40) and the connection pool (15 on SQLite, 30 on PostgreSQL).
+SESSION_SLOTS = 12
+_SLOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
+
+
+def _slots() -> asyncio.Semaphore:
+    """One per event loop (a server has one; the test suite runs several)."""
+    loop = asyncio.get_running_loop()
+    if loop not in _SLOTS:
+        _SLOTS[loop] = asyncio.Semaphore(SESSION_SLOTS)
+    return _SLOTS[loop]
+
+
+async def get_session(request: Request) -> AsyncIterator[Session]:
+    """FastAPI dependency: commits when the route returns, rolls back on any error. A request
+    waits for a slot here, holding no thread and no connection."""
+    async with _slots():
+        work = unit_of_work(request.app.state.engine, write=request.method in WRITE_METHODS)
+        session = await run_in_threadpool(work.__enter__)
+        try:
+            yield session
+        except BaseException as exc:
+            if not await run_in_threadpool(work.__exit__, type(exc), exc, exc.__traceback__):
+                raise
+        else:
+            await run_in_threadpool(work.__exit__, None, None, None)
 
 
