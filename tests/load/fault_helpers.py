@@ -22,7 +22,7 @@ import psycopg
 from sqlalchemy.engine import make_url
 
 from tests.helpers import PASSWORD
-from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port
+from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port, server_ready
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
@@ -69,12 +69,7 @@ class HideoutProcess:
         return time.monotonic() - started
 
     def _ready(self) -> bool:
-        if self.log().count("Application startup complete") < self.workers:
-            return False
-        try:
-            return httpx.get(self.url + "/", timeout=2).status_code < 500
-        except httpx.HTTPError:
-            return False
+        return server_ready(self.url, self.log(), self.workers)
 
     def kill9(self) -> None:
         """SIGKILL to the whole group; returns once no process of it is left."""

@@ -38,6 +38,18 @@ def free_port() -> int:
         return s.getsockname()[1]
 
 
+def server_ready(url: str, log: str, workers: int) -> bool:
+    """Each worker logs uvicorn's startup line once its app is up; before that, the other
+    worker would take every connection."""
+    if log.count("Application startup complete") < workers:
+        return False
+    try:
+        return httpx.get(url + "/", timeout=2).status_code < 500
+    except httpx.HTTPError:
+        return False
+
+
+
 @dataclass
 class Server:
     """One `hideout serve` process (its uvicorn workers are its children)."""
@@ -55,14 +67,7 @@ class Server:
         return self.log_path.read_text(errors="replace")
 
     def ready(self) -> bool:
-        # Each worker logs uvicorn's startup line once its app is up; before that, the other
-        # worker would take every connection.
-        if self.log().count("Application startup complete") < self.workers:
-            return False
-        try:
-            return httpx.get(self.url + "/", timeout=2).status_code < 500
-        except httpx.HTTPError:
-            return False
+        return server_ready(self.url, self.log(), self.workers)
 
     def stop(self) -> float:
         """SIGTERM, then SIGKILL when the process outlives the bound twice over; the seconds
