@@ -186,6 +186,11 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
     assert "after-the-backup" in adjustments(f"sqlite:///{kept}")
     assert adjustments(url) == backed_up
     assert ledger_audit(url) == []
+    serves_the_same_pages(tmp_path, url, cid, before)
+
+
+def serves_the_same_pages(tmp_path, url: str, cid: int, before) -> None:
+    """A server started on the restored database shows the pages as they were backed up."""
     (server,) = start_servers(tmp_path, url)
     try:
         same_pages(pages(server.url, cid), before)
@@ -238,8 +243,4 @@ def test_issue20_postgresql_dump_and_restore_as_the_guide_says_bring_back_the_sa
         run(restore, url)  # as the guide says: the server stopped
         assert adjustments(url) == backed_up
         assert ledger_audit(url) == []
-        (server,) = start_servers(tmp_path, url)
-        try:
-            same_pages(pages(server.url, cid), before)
-        finally:
-            server.stop()
+        serves_the_same_pages(tmp_path, url, cid, before)
