@@ -23,6 +23,10 @@ from app.webhooks import cli as webhooks_cli
 
 
 GRACEFUL_SECONDS = 10
+# Idle connections are kept this long. Uvicorn's 5 s closed a phone's connection while its
+# member read the page, and a tap sent just as it closed met a reset (issue 20's club night). A
+# proxy in front must give up on an idle connection first (nginx: 60 s), so longer than that.
+KEEP_ALIVE_SECONDS = 75
 
 
 def _migrate() -> str:
@@ -68,6 +72,7 @@ def cmd_serve(args) -> int:
     # Open live streams end at once on SIGTERM (app/core/live.py); the bound is for slow requests.
     uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True,
                 log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
+                timeout_keep_alive=KEEP_ALIVE_SECONDS,
                 # A worker answers its first health check only once the whole app is imported:
                 # on a small, busy box that takes longer than uvicorn's 5 s, and it would be
                 # killed and started again in a loop (issue 20).
