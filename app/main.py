@@ -40,7 +40,7 @@ from app.settlement import api as settlement_api, pages as settlement_pages
 from app.maps import api as maps_api, map_pages, pages as maps_pages
 from app.core.db import make_engine
 from app.core.live import broker, close_streams_on_exit
-from app.core.errors import DomainError, detail_messages, error_responses, message_for
+from app.core.errors import ERRORS, DomainError, detail_messages, error_responses, message_for
 from app.core.flash import clear_if_taken
 from app.core.i18n import choose_locale
 from app.core.nul import reject_nul
@@ -100,17 +100,19 @@ def _error_page(request: Request, status: int, code: str, params: dict | None = 
     return render(request, "error.html", status_code=status, message=message, status=status)
 
 
-def _internal_error(request: Request) -> object:
-    """The answer to an unexpected exception (logged once by RequestLogMiddleware): the
-    error body or page, with the request id to quote when reporting it."""
+def _internal_error(request: Request, code: str = "internal_error") -> object:
+    """The answer to an unexpected exception (logged once by RequestLogMiddleware), or to a
+    request the server's stop cut short: the error body or page, with the request id to quote
+    when reporting it."""
     _ensure_locale(request)
     request_id = getattr(request.state, "request_id", None)
-    message = message_for("internal_error", {}, request_gettext(request))
+    status = ERRORS[code][0]
+    message = message_for(code, {}, request_gettext(request))
     if _is_api(request):
-        body = {"code": "internal_error", "message": message, "details": [], "request_id": request_id}
-        return JSONResponse({"error": body}, status_code=500)
+        body = {"code": code, "message": message, "details": [], "request_id": request_id}
+        return JSONResponse({"error": body}, status_code=status)
     template = "partials/error.html" if request.headers.get("hx-request") else "error.html"
-    return render(request, template, status_code=500, message=message, status=500, request_id=request_id)
+    return render(request, template, status_code=status, message=message, status=status, request_id=request_id)
 
 
 # --- error handlers: every refusal in the error body of API.md or a page in the user's language

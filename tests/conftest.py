@@ -82,19 +82,35 @@ def engine(app):
     return app.state.engine
 
 
+_EMPTY_SCRIPTS: dict[str, str] = {}
+
+
+def _empty_postgres_script(conn) -> str:
+    """Every table emptied and every id sequence back at 1, in one round trip. TRUNCATE did the
+    same in ~200 ms a test (new files for 42 tables); DELETE on a test's few rows takes ~4."""
+    url = str(conn.engine.url)
+    if url not in _EMPTY_SCRIPTS:
+        sequences = conn.execute(text("SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
+                                      "FROM pg_sequences WHERE schemaname = 'public'")).scalars().all()
+        script = "; ".join(f'DELETE FROM "{t.name}"' for t in reversed(metadata.sorted_tables))
+        if sequences:
+            script += "; SELECT " + ", ".join(f"setval('{s}', 1, false)" for s in sequences)
+        _EMPTY_SCRIPTS[url] = script
+    return _EMPTY_SCRIPTS[url]
+
+
 @pytest.fixture(autouse=True)
 def _isolate(request):
     engine = request.getfixturevalue("engine") if "app" in request.fixturenames else None
     yield
     if engine is None:
         return
-    tables = [t.name for t in reversed(metadata.sorted_tables)]
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
-            conn.execute(text("TRUNCATE " + ", ".join(f'"{t}"' for t in tables) + " RESTART IDENTITY CASCADE"))
+            conn.exec_driver_sql(_empty_postgres_script(conn))
         else:
-            for t in tables:
-                conn.execute(text(f'DELETE FROM "{t}"'))
+            for t in reversed(metadata.sorted_tables):
+                conn.execute(text(f'DELETE FROM "{t.name}"'))
 
 
 @pytest.fixture

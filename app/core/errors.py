@@ -34,6 +34,8 @@ ERRORS: dict[str, tuple[int, str]] = {
     "method_not_allowed": (405, N_("This method is not allowed here.")),
     "internal_error": (500, N_("Something went wrong on the server. Please try again.")),
     "database_unavailable": (503, N_("The database cannot be reached just now. Please try again in a moment.")),
+    "server_stopping": (503, N_("The server is restarting and could not finish this request. "
+                                "Check whether it was done before you try again.")),
     # accounts
     "nickname_invalid": (422, N_("A nickname has 3 to 32 letters, digits, dots, dashes or underscores.")),
     "nickname_taken": (409, N_("The nickname %(nickname)s is already taken.")),
@@ -363,5 +365,6 @@ def error_responses() -> dict[int, dict]:
 
     texts = {401: "Not logged in", 403: "Not allowed", 404: "Not found, or not visible to you", 405: "Method not allowed",
              409: "Wrong state (phase, status, already done)", 413: "Request body too large",
-             422: "Invalid input: every problem in details", 429: "Too many attempts; wait and try again"}
+             422: "Invalid input: every problem in details", 429: "Too many attempts; wait and try again",
+             503: "The database cannot be reached just now (database_unavailable): nothing was written; try again"}
     return {status: {"model": ErrorBody, "description": text} for status, text in texts.items()}

@@ -9,6 +9,7 @@ traceback once and without local variables.
 """
 from __future__ import annotations
 
+import asyncio
 import inspect
 import logging
 import re
@@ -87,7 +88,7 @@ def request_id_for(incoming: str | None) -> str:
     return secrets.token_hex(8)
 
 
-ErrorAnswer = Callable[[Request], Response | Awaitable[Response]]
+ErrorAnswer = Callable[[Request, str], Response | Awaitable[Response]]
 
 
 class RequestLogMiddleware:
@@ -126,15 +127,24 @@ class RequestLogMiddleware:
                 status = 500
                 if not response_started:
                     await self._answer_error(scope, receive, send_with_id, request_id)
+            except asyncio.CancelledError:
+                # The server's graceful stop ran out of time with this request unfinished: it gets
+                # the error body rather than uvicorn's bare 500. (A write may still have been
+                # committed by its worker thread, so the message does not say nothing was done.)
+                status = 503
+                if not response_started:
+                    await self._answer_error(scope, receive, send_with_id, request_id, "server_stopping")
+                raise
             finally:
                 duration_ms = round((time.perf_counter() - started) * 1000, 1)
                 (log.error if status >= 500 else log.info)(
                     "request", method=scope["method"], path=scope["path"], status=status, duration_ms=duration_ms
                 )
 
-    async def _answer_error(self, scope: Scope, receive: Receive, send: Send, request_id: str) -> None:
+    async def _answer_error(self, scope: Scope, receive: Receive, send: Send, request_id: str,
+                            code: str = "internal_error") -> None:
         try:
-            response = self.on_error(Request(scope, receive))
+            response = self.on_error(Request(scope, receive), code)
             if inspect.isawaitable(response):
                 response = await response
         except Exception:

@@ -111,4 +111,8 @@ def test_openapi_describes_the_routes_and_docs_are_served(client):
     for path in ("/api/v1/users", "/api/v1/auth/tokens", "/api/v1/me", "/api/v1/campaigns/{cid}/phase",
                  "/api/v1/campaigns/{cid}/end-round", "/api/v1/campaigns/{cid}/chronicle", "/api/v1/campaigns/{cid}/places/{pid}"):
         assert path in spec["paths"], path
+    # Issue 20: a lost database answers 503 with the error body, and the contract says so.
+    answers = spec["paths"]["/api/v1/campaigns/{cid}/phase"]["post"]["responses"]
+    assert {"401", "403", "404", "409", "422", "503"} <= set(answers)
+    assert "database_unavailable" in answers["503"]["description"]
     assert client.get("/api/docs").status_code == 200

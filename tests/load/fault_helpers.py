@@ -19,6 +19,7 @@ from pathlib import Path
 
 import httpx
 import psycopg
+import pytest
 from sqlalchemy.engine import make_url
 
 from tests.helpers import PASSWORD
@@ -26,6 +27,8 @@ from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port, server
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
+# A test of SQLite's own file (its disk, its backup API) runs once, in the SQLite run.
+sqlite_run_only = pytest.mark.skipif(ON_POSTGRESQL, reason="tests SQLite's own file: the SQLite run covers it")
 
 
 class HideoutProcess:

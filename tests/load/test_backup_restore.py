@@ -23,6 +23,7 @@ from tests.load.test_database_outage import ledger_audit, needs_postgres, own_po
 from tests.load.test_live_shutdown import start_servers
 from tests.web.helpers import login
 from tools.check_deploy_doc import DOC, read_blocks
+from tests.load.fault_helpers import sqlite_run_only
 
 TIMEOUT = 60
 PAGES = ("/campaigns/{cid}", "/campaigns/{cid}/ledger", "/campaigns/{cid}/chronicle", "/campaigns/{cid}/company",
@@ -124,6 +125,7 @@ class Writer:
         self.thread.join(timeout=15)
 
 
+@sqlite_run_only
 def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campaign(tmp_path, monkeypatch, capsys):
     (tmp_path / "var").mkdir()
     database = tmp_path / "var" / "hideout.sqlite3"

@@ -28,6 +28,7 @@ from tests.helpers import running_campaign
 from tests.load.test_database_outage import ledger_audit
 from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port
 from tests.web.helpers import login
+from tests.load.fault_helpers import sqlite_run_only
 
 # Writes tried until the disk is found full: the write-ahead log may first fill its own slack.
 MAX_WRITES = 400
@@ -115,6 +116,7 @@ def make_room(mode: str, pid: int, filler) -> None:
         resource.prlimit(pid, resource.RLIMIT_FSIZE, (resource.RLIM_INFINITY, resource.RLIM_INFINITY))
 
 
+@sqlite_run_only
 @pytest.mark.parametrize("mode", ["tmpfs", "fsize"])
 def test_issue20_sqlite_full_disk_answers_503_keeps_every_commit_and_writes_again_after(tmp_path, mode):
     if mode == "tmpfs":
