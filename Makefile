@@ -46,7 +46,7 @@ test-postgres: $(BIN)/.installed
 
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
-	env -u TEST_DATABASE_URL $(PYTEST) tests/e2e
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
 
 ## Schemathesis (--checks all) against a live server, as the GM and as a player (about a minute)
 test-fuzz: $(BIN)/.installed

@@ -37,7 +37,7 @@ from sqlalchemy import text
 from sqlalchemy.engine import make_url
 
 from app.core.db import make_engine
-from tests.load.test_live_shutdown import REPO, start_servers
+from tests.load.servers import REPO, start_servers
 
 PASSWORD = "club night password"
 USERS_FILE = REPO / "tests" / "load" / "club_night_users.py"

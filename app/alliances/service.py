@@ -24,7 +24,7 @@ from app.guilds.service import refuse
 from app.live import service as live
 from app.maps import service as maps
 from app.rounds import service as rounds
-from app.visibility import Viewer, acting_player, campaign_row, orders_public, visible_alliances
+from app.visibility import Viewer, acting_player, campaign_row, visible_alliances
 
 MODULE = "mission_alliances"
 OPEN_PHASES = ("preparation", "orders")

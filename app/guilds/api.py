@@ -7,7 +7,7 @@ from app.accounts.deps import ApiUser, SessionDep
 from app.campaigns.service import campaign_of
 from app.core.types import PathId
 from app.guilds import rules, service
-from app.guilds.models import Guild, GuildRequest
+from app.guilds.models import GuildRequest
 from app.guilds.schemas import GuildIn, GuildInvitationIn, GuildOut, GuildRequestOut
 from app.campaigns.models import Campaign
 

@@ -26,7 +26,7 @@ from app.live import service as live
 from app.maps import service as maps
 from app.maps.models import Place
 from app.rounds import service as rounds
-from app.visibility import Viewer, acting_player, campaign_row, viewer_for
+from app.visibility import Viewer, acting_player, campaign_row
 
 MODULE = "guilds"
 # Another domain may forbid joining (mission alliances, R8.9): (session, campaign, player, nickname) -> None or raise.

@@ -12,7 +12,7 @@ from sqlmodel import Session, select
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
 from app.campaigns import terms
-from app.core.errors import DomainError, Msg
+from app.core.errors import DomainError
 from app.core.images import MAX_BYTES, store_image
 from app.maps import rules
 from app.maps.models import Hideout, Path, Place

@@ -14,7 +14,7 @@ from app.battles import service as battles
 from app.battles.models import BattleWarband
 from app.campaigns import house_rules
 from app.campaigns.service import nicknames
-from app.campaigns.models import Campaign, Player
+from app.campaigns.models import Campaign
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import DomainError, N_

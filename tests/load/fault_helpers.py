@@ -1,21 +1,15 @@
-"""Issue 20 helpers: a `hideout serve` process that can be killed with SIGKILL (its whole process
-group, workers included) and started again on the same database, a database of a test's own on
-the PostgreSQL test server, and a small threaded load driver that records what each request
-answered."""
+"""Issue 20 helpers: a database of a test's own on the PostgreSQL test server, and a small
+threaded load driver that records what each request answered (the server process itself is
+tests/load/servers.py)."""
 from __future__ import annotations
 
 import os
 import random
-import secrets
-import signal
-import subprocess
-import sys
 import threading
 import time
 from collections.abc import Callable, Iterator
 from contextlib import contextmanager
 from dataclasses import dataclass, field
-from pathlib import Path
 
 import httpx
 import psycopg
@@ -23,96 +17,11 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from tests.helpers import PASSWORD
-from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port, server_ready
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
 # A test of SQLite's own file (its disk, its backup API) runs once, in the SQLite run.
 sqlite_run_only = pytest.mark.skipif(ON_POSTGRESQL, reason="tests SQLite's own file: the SQLite run covers it")
-
-
-class HideoutProcess:
-    """`hideout serve` in a session of its own, so that one killpg reaches the parent and every
-    uvicorn worker — a power cut leaves no worker behind either. The port, secret key and
-    database stay across restarts: tokens issued before a kill still work after it."""
-
-    def __init__(self, tmp: Path, database_url: str, *, workers: int = 1, env: dict | None = None):
-        self.tmp, self.workers, self.port = tmp, workers, free_port()
-        self.env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-        self.env.update(HIDEOUT_DATABASE_URL=database_url, HIDEOUT_VAR_DIR=str(tmp / "var"),
-                        HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32), HIDEOUT_FAST_HASHING="1", PYTHONUNBUFFERED="1",
-                        **(env or {}))
-        self.proc: subprocess.Popen | None = None
-        self.starts = 0
-        self.log_path = tmp / "server.log"
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace") if self.log_path.exists() else ""
-
-    def start(self) -> float:
-        """Starts and waits until every worker answers; the seconds it took."""
-        assert self.proc is None or self.proc.poll() is not None, "already running"
-        self.starts += 1
-        self.log_path = self.tmp / f"server-{self.port}-{self.starts}.log"
-        started = time.monotonic()
-        with self.log_path.open("wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                                          "--workers", str(self.workers), "--no-demo"],
-                                         cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
-        deadline = started + START_TIMEOUT
-        while not self._ready():
-            if self.proc.poll() is not None or time.monotonic() > deadline:
-                self.stop()
-                raise RuntimeError(f"{self.url} did not start (exit code {self.proc.poll()}):\n{self.log()[-4000:]}")
-            time.sleep(0.05)
-        return time.monotonic() - started
-
-    def _ready(self) -> bool:
-        return server_ready(self.url, self.log(), self.workers)
-
-    def kill9(self) -> None:
-        """SIGKILL to the whole group; returns once no process of it is left."""
-        pgid = self.proc.pid  # start_new_session: the leader's pid is the group's id
-        try:
-            os.killpg(pgid, signal.SIGKILL)
-        except ProcessLookupError:
-            pass
-        self.proc.wait(timeout=5)
-        deadline = time.monotonic() + 5
-        while _group_alive(pgid):
-            assert time.monotonic() < deadline, f"process group {pgid} outlived SIGKILL"
-            time.sleep(0.02)
-
-    def stop(self) -> None:
-        """SIGTERM, then SIGKILL to the group when it takes longer than uvicorn's own bound."""
-        if self.proc is None:
-            return
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=15)
-            except subprocess.TimeoutExpired:
-                pass
-        if _group_alive(self.proc.pid):
-            self.kill9()
-
-
-def _group_alive(pgid: int) -> bool:
-    """Whether a live (not zombie) process of group `pgid` remains."""
-    for entry in Path("/proc").iterdir():
-        if not entry.name.isdigit():
-            continue
-        try:
-            fields = (entry / "stat").read_text().rsplit(")", 1)[1].split()
-        except OSError:
-            continue
-        if int(fields[2]) == pgid and fields[0] != "Z":
-            return True
-    return False
 
 
 @contextmanager

@@ -20,7 +20,7 @@ import httpx
 from app.cli import RESTORE_IN_USE, RESTORE_POSTGRESQL, RESTORE_REFUSED, known_revisions
 from tests.helpers import buy, running_campaign
 from tests.load.test_database_outage import ledger_audit, needs_postgres, own_postgres_database
-from tests.load.test_live_shutdown import start_servers
+from tests.load.servers import start_servers
 from tests.web.helpers import login
 from tools.check_deploy_doc import DOC, read_blocks
 from tests.load.fault_helpers import sqlite_run_only

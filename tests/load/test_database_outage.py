@@ -18,7 +18,7 @@ import httpx
 import pytest
 
 from tests.helpers import running_campaign
-from tests.load.test_live_shutdown import start_servers
+from tests.load.servers import start_servers
 from tests.web.helpers import login
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")

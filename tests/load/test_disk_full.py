@@ -9,9 +9,7 @@ Two ways to fill a disk, each run where it can be:
 """
 from __future__ import annotations
 
-import os
 import resource
-import secrets
 import signal
 import sqlite3
 import subprocess
@@ -26,7 +24,7 @@ import pytest
 
 from tests.helpers import running_campaign
 from tests.load.test_database_outage import ledger_audit
-from tests.load.test_live_shutdown import REPO, START_TIMEOUT, free_port
+from tests.load.servers import REPO, START_TIMEOUT, free_port, server_env
 from tests.web.helpers import login
 from tests.load.fault_helpers import sqlite_run_only
 
@@ -38,9 +36,7 @@ MAX_WRITES = 400
 def serve(database: Path, var: Path):
     """`hideout serve` with SIGXFSZ ignored and its output drained from a pipe (a log file would
     itself be cut by the file size limit): (process, url, output lines)."""
-    env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-    env.update(HIDEOUT_DATABASE_URL=f"sqlite:///{database}", HIDEOUT_VAR_DIR=str(var),
-               HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32), HIDEOUT_FAST_HASHING="1", PYTHONUNBUFFERED="1")
+    env = server_env(f"sqlite:///{database}", var)
     port = free_port()
     proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--no-demo"], cwd=REPO, env=env,
                             stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,

@@ -23,7 +23,8 @@ from sqlalchemy import text
 from app.cli import GRACEFUL_SECONDS
 from app.core.db import make_engine
 from tests.helpers import buy, running_campaign
-from tests.load.fault_helpers import ON_POSTGRESQL, HideoutProcess
+from tests.load.fault_helpers import ON_POSTGRESQL
+from tests.load.servers import HideoutProcess
 from tests.load.test_live_shutdown import SHUTDOWN_BOUND, Stream, stream_url
 
 if ON_POSTGRESQL:

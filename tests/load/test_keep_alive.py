@@ -11,7 +11,8 @@ import time
 import pytest
 
 from app.cli import KEEP_ALIVE_SECONDS
-from tests.load.fault_helpers import ON_POSTGRESQL, HideoutProcess
+from tests.load.fault_helpers import ON_POSTGRESQL
+from tests.load.servers import HideoutProcess
 
 if ON_POSTGRESQL:
     pytest.skip("how long the server keeps a connection does not depend on the database: the SQLite run covers it",

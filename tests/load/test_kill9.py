@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import text
 
 from app.core.db import make_engine
-from tests.load.fault_helpers import ON_POSTGRESQL, Actor, HideoutProcess, Load, Outcome, api_user, own_database, possible
+from tests.load.fault_helpers import ON_POSTGRESQL, Actor, Load, Outcome, api_user, own_database, possible
+from tests.load.servers import HideoutProcess
 
 KILLS = 3
 # Two workers start slower (each imports the app); two kills keep the PostgreSQL run short.

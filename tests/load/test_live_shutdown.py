@@ -7,110 +7,22 @@ The process and stream helpers here are shared with test_live_workers.py (Postgr
 from __future__ import annotations
 
 import json
-import os
 import queue
-import secrets
 import signal
-import socket
 import subprocess
-import sys
 import threading
 import time
-from dataclasses import dataclass
-from pathlib import Path
 
 import httpx
 import pytest
 
 from tests.helpers import running_campaign, token_headers
+from tests.load.servers import HideoutProcess, start_servers
 from tests.web.helpers import login, post
 
-REPO = Path(__file__).resolve().parents[2]
-START_TIMEOUT = 30.0
 # What a club's systemd unit may rely on (docs/deploy.md sets TimeoutStopSec above it).
 SHUTDOWN_BOUND = 5.0
 EVENT_TIMEOUT = 5.0
-
-
-def free_port() -> int:
-    with socket.socket() as s:
-        s.bind(("127.0.0.1", 0))
-        return s.getsockname()[1]
-
-
-def server_ready(url: str, log: str, workers: int) -> bool:
-    """Each worker logs uvicorn's startup line once its app is up; before that, the other
-    worker would take every connection."""
-    if log.count("Application startup complete") < workers:
-        return False
-    try:
-        return httpx.get(url + "/", timeout=2).status_code < 500
-    except httpx.HTTPError:
-        return False
-
-
-
-@dataclass
-class Server:
-    """One `hideout serve` process (its uvicorn workers are its children)."""
-
-    proc: subprocess.Popen
-    port: int
-    log_path: Path
-    workers: int
-
-    @property
-    def url(self) -> str:
-        return f"http://127.0.0.1:{self.port}"
-
-    def log(self) -> str:
-        return self.log_path.read_text(errors="replace")
-
-    def ready(self) -> bool:
-        return server_ready(self.url, self.log(), self.workers)
-
-    def stop(self) -> float:
-        """SIGTERM, then SIGKILL when the process outlives the bound twice over; the seconds
-        it took to exit."""
-        started = time.monotonic()
-        if self.proc.poll() is None:
-            self.proc.send_signal(signal.SIGTERM)
-            try:
-                self.proc.wait(timeout=2 * SHUTDOWN_BOUND)
-            except subprocess.TimeoutExpired:
-                self.proc.kill()
-                self.proc.wait(timeout=5)
-        return time.monotonic() - started
-
-
-def start_servers(tmp: Path, database_url: str, *, count: int = 1, workers: int = 1, env: dict | None = None) -> list[Server]:
-    """`count` servers on one database (one secret key, so a token works on each), started
-    together; each answers before this returns."""
-    base = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-    base.update(HIDEOUT_DATABASE_URL=database_url, HIDEOUT_VAR_DIR=str(tmp / "var"),
-                HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32), HIDEOUT_FAST_HASHING="1", PYTHONUNBUFFERED="1",
-                **(env or {}))
-    servers = []
-    for i in range(count):
-        port = free_port()
-        log_path = tmp / f"server{i}-{port}.log"
-        with log_path.open("wb") as log:
-            proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                     "--workers", str(workers), "--no-demo"],
-                                    cwd=REPO, env=base, stdout=log, stderr=subprocess.STDOUT)
-        servers.append(Server(proc, port, log_path, workers))
-    deadline = time.monotonic() + START_TIMEOUT
-    try:
-        for server in servers:
-            while not server.ready():
-                if server.proc.poll() is not None or time.monotonic() > deadline:
-                    raise RuntimeError(f"{server.url} did not start (exit code {server.proc.poll()}):\n{server.log()[-4000:]}")
-                time.sleep(0.1)
-    except BaseException:
-        for server in servers:
-            server.stop()
-        raise
-    return servers
 
 
 class Stream:
@@ -166,7 +78,7 @@ class Stream:
         self._client.close()
 
 
-def stream_url(server: Server, cid: int) -> str:
+def stream_url(server: HideoutProcess, cid: int) -> str:
     return f"{server.url}/api/v1/campaigns/{cid}/stream"
 
 

@@ -15,7 +15,8 @@ import pytest
 from sqlalchemy.engine import make_url
 
 from tests.helpers import running_campaign
-from tests.load.test_live_shutdown import REPO, SHUTDOWN_BOUND, Server, Stream, start_servers, stream_url
+from tests.load.servers import REPO, HideoutProcess, start_servers
+from tests.load.test_live_shutdown import SHUTDOWN_BOUND, Stream, stream_url
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 if not TEST_DB.startswith("postgresql"):
@@ -63,7 +64,7 @@ def _children(pid: int) -> list[int]:
     return found
 
 
-def holders(server: Server, streams: list[Stream]) -> dict[int, int]:
+def holders(server: HideoutProcess, streams: list[Stream]) -> dict[int, int]:
     """How many of `streams` each worker process holds (by the sockets in /proc)."""
     remote_port = {}
     for table in ("/proc/net/tcp", "/proc/net/tcp6"):
