@@ -14,7 +14,7 @@ router = APIRouter(tags=["webhooks"])
 @router.get("/campaigns/{cid}/webhooks", response_model=list[WebhookOut])
 def list_webhooks(cid: PathId, user: ApiUser, session: SessionDep):
     """GM: the campaign's hooks with their last delivery's status (never their secrets)."""
-    return [h.as_dict() for h in service.hooks(session, actor=user, campaign_id=cid)]
+    return service.hooks(session, actor=user, campaign_id=cid)
 
 
 @router.post("/campaigns/{cid}/webhooks", status_code=201, response_model=WebhookOut)
@@ -22,7 +22,7 @@ def add_webhook(cid: PathId, body: WebhookIn, request: Request, user: ApiUser, s
     """GM: the campaign's public news (its chronicle entries) will be POSTed to `url`."""
     view = service.add(session, actor=user, campaign_id=cid, url=body.url, secret=body.secret, kinds=list(body.kinds),
                        allow_private=request.app.state.settings.webhook_allow_private)
-    return view.as_dict()
+    return view
 
 
 @router.delete("/campaigns/{cid}/webhooks/{hid}", status_code=204)

@@ -46,11 +46,6 @@ class HookView:
         """None: never tried yet."""
         return None if self.last_at is None else rules.succeeded(self.last_status) and not self.last_error
 
-    def as_dict(self) -> dict:
-        return {"id": self.id, "url": self.url, "kinds": self.kinds, "discord": self.discord, "created_at": self.created_at,
-                "last_at": self.last_at, "last_status": self.last_status, "last_error": self.last_error,
-                "pending": self.pending, "failed": self.failed}
-
 
 # --- addresses ---------------------------------------------------------------------------------
 

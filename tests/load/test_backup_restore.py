@@ -2,7 +2,8 @@
 restore brings back exactly what was backed up: the ledger audit passes and the pages read the
 same (CSRF tokens aside). SQLite: `hideout backup` during load, `hideout restore FILE` (refused
 for a file that is no Hideout database of a known migration, and while the server runs, changing
-nothing). PostgreSQL: the pg_dump and pg_restore lines of docs/deploy.md, run as written.
+nothing). PostgreSQL: the README's pg_dump and pg_restore lines (the same as docs/deploy.md's),
+run as written.
 """
 from __future__ import annotations
 
@@ -23,6 +24,8 @@ from tests.load.test_database_outage import ledger_audit, needs_postgres, own_po
 from tests.load.servers import start_servers
 from tests.web.helpers import login
 from tools.check_deploy_doc import DOC, read_blocks
+
+README = DOC.parents[1] / "README.md"
 from tests.load.fault_helpers import sqlite_run_only
 
 TIMEOUT = 60
@@ -206,9 +209,16 @@ def doc_block(*needles: str) -> str:
     return block
 
 
+def readme_line(start: str) -> str:
+    """The README's backup line that starts so, without its comment; it must be the guide's."""
+    (line,) = [line.split("    #")[0].strip() for line in README.read_text().splitlines() if line.startswith(start)]
+    assert line == doc_block(start).strip(), "the README and docs/deploy.md give different backup lines"
+    return line
+
+
 @needs_postgres
-def test_issue20_postgresql_dump_and_restore_as_the_guide_says_bring_back_the_same_campaign(tmp_path):
-    dump, restore = doc_block("pg_dump --format=custom"), doc_block("pg_restore")
+def test_issue20_postgresql_dump_and_restore_as_the_readme_says_bring_back_the_same_campaign(tmp_path):
+    dump, restore = readme_line("pg_dump "), readme_line("pg_restore ")
 
     def run(block: str, database_url: str) -> None:
         r = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=tmp_path, env={**env, "HIDEOUT_DATABASE_URL": database_url},
@@ -246,3 +256,9 @@ def test_issue20_postgresql_dump_and_restore_as_the_guide_says_bring_back_the_sa
         assert adjustments(url) == backed_up
         assert ledger_audit(url) == []
         serves_the_same_pages(tmp_path, url, cid, before)
+
+
+def test_issue20_the_readmes_backup_lines_are_the_ones_ci_runs_from_the_guide():
+    # The PostgreSQL lines run above; the SQLite ones run as the guide's blocks (test_deploy_doc).
+    for start in ("pg_dump ", "pg_restore ", "hideout backup ", "hideout restore "):
+        assert readme_line(start).startswith(start)
