@@ -55,14 +55,19 @@ def campaign_with_players(client, n_players: int = 2, n_places: int | None = Non
     return gm, cid, players, places
 
 
-def running_campaign(client, n_players: int = 2):
-    gm, cid, players, places = campaign_with_players(client, n_players)
+def start_campaign(client, gm: dict, cid: int, players: list[dict], places: list[dict]) -> None:
+    """Hideout selection, each player taking the place beside them in `places`, then running."""
     assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
     for p, place in zip(players, places):
         r = client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"])
         assert r.status_code == 201, r.text
     r = client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm)
     assert r.status_code == 200, r.text
+
+
+def running_campaign(client, n_players: int = 2):
+    gm, cid, players, places = campaign_with_players(client, n_players)
+    start_campaign(client, gm, cid, players, places)
     return gm, cid, players, places
 
 

@@ -21,7 +21,8 @@ from app.core.db import make_engine
 from app.core.migrate import alembic_config
 from app.models import metadata
 from tests.api.settle_helpers import play_round
-from tests.load.test_database_outage import ledger_audit, own_postgres_database
+from tests.load.fault_helpers import own_postgres_database
+from tests.load.test_database_outage import ledger_audit
 
 # The first revision of each batch that shipped together (migrations/versions/).
 STARTS = ("0003", "0007", "0012", "0015")

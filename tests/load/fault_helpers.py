@@ -14,9 +14,9 @@ from dataclasses import dataclass, field
 import httpx
 import psycopg
 import pytest
+from psycopg.conninfo import conninfo_to_dict
 from sqlalchemy.engine import make_url
 
-from tests.helpers import PASSWORD
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
@@ -24,21 +24,25 @@ ON_POSTGRESQL = TEST_DB.startswith("postgresql")
 sqlite_run_only = pytest.mark.skipif(ON_POSTGRESQL, reason="tests SQLite's own file: the SQLite run covers it")
 
 
+def admin_connect() -> psycopg.Connection:
+    """The PostgreSQL test server's `postgres` database, for creating, dropping and cutting off others."""
+    return psycopg.connect(**{**conninfo_to_dict(TEST_DB), "dbname": "postgres"}, autocommit=True)
+
+
 @contextmanager
-def own_database(tag: str) -> Iterator[str]:
-    """A database of this test's own on the PostgreSQL test server, dropped afterwards (the
-    shared `test` database is left to the suite)."""
-    base = make_url(TEST_DB)
+def own_postgres_database(tag: str) -> Iterator[str]:
+    """A scratch database on TEST_DATABASE_URL's server for this test alone (the `test` database is
+    shared); its URL, dropped afterwards whatever happened (even if a test cut it off)."""
     name = f"hideout_h20_{tag}_{os.getpid()}"
-    admin = base.set(database="postgres").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
+    with admin_connect() as db:
+        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        db.execute(f'CREATE DATABASE "{name}"')
     try:
-        yield base.set(database=name).render_as_string(hide_password=False)
+        yield make_url(TEST_DB).set(database=name).render_as_string(hide_password=False)
     finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
+        with admin_connect() as db:
+            db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
+            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 # --- load -----------------------------------------------------------------------------------------
@@ -149,9 +153,3 @@ def possible(initial, outcomes: list[Outcome], effect: Callable[[Outcome], objec
     return states
 
 
-def api_user(client: httpx.Client, nickname: str) -> dict:
-    r = client.post("/api/v1/users", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    r = client.post("/api/v1/auth/tokens", json={"nickname": nickname, "password": PASSWORD})
-    assert r.status_code == 201, r.text
-    return {"Authorization": f"Bearer {r.json()['token']}"}

@@ -12,6 +12,7 @@ import time
 from pathlib import Path
 
 import httpx
+import pytest
 
 REPO = Path(__file__).resolve().parents[2]
 START_TIMEOUT = 30.0
@@ -98,6 +99,16 @@ class HideoutProcess:
         while _group_alive(pgid):
             assert time.monotonic() < deadline, f"process group {pgid} outlived SIGKILL"
             time.sleep(0.02)
+
+    def exits_cleanly_within(self, seconds: float, after: str) -> None:
+        """Fails the test unless the process exits within `seconds` (of `after`), and cleanly: with
+        0, or by the SIGTERM uvicorn raises again once it has shut down gracefully (systemd counts
+        an exit by SIGTERM as clean)."""
+        try:
+            code = self.proc.wait(timeout=seconds)
+        except subprocess.TimeoutExpired:
+            pytest.fail(f"the server still ran {seconds} s after {after}:\n{self.log()[-3000:]}")
+        assert code in (0, -signal.SIGTERM), self.log()[-3000:]
 
     def stop(self) -> float:
         """SIGTERM, then SIGKILL to the group when it takes longer than uvicorn's own bound; the

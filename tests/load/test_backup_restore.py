@@ -20,13 +20,13 @@ import httpx
 
 from app.cli import RESTORE_IN_USE, RESTORE_POSTGRESQL, RESTORE_REFUSED, known_revisions
 from tests.helpers import buy, running_campaign
-from tests.load.test_database_outage import ledger_audit, needs_postgres, own_postgres_database
+from tests.load.fault_helpers import own_postgres_database, sqlite_run_only
+from tests.load.test_database_outage import ledger_audit, needs_postgres
 from tests.load.servers import start_servers
 from tests.web.helpers import login
 from tools.check_deploy_doc import DOC, read_blocks
 
 README = DOC.parents[1] / "README.md"
-from tests.load.fault_helpers import sqlite_run_only
 
 TIMEOUT = 60
 PAGES = ("/campaigns/{cid}", "/campaigns/{cid}/ledger", "/campaigns/{cid}/chronicle", "/campaigns/{cid}/company",
@@ -123,6 +123,12 @@ class Writer:
                 self.acknowledged.append(f"load-{i}")
                 i += 1
 
+    def under_way(self, writes: int = 5) -> None:
+        """Returns once `writes` have been acknowledged: a backup taken now is taken mid-load."""
+        while len(self.acknowledged) < writes:
+            assert self.thread.is_alive()
+            threading.Event().wait(0.02)
+
     def join(self) -> None:
         self.stop.set()
         self.thread.join(timeout=15)
@@ -139,9 +145,7 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
             gm, cid, players = populate(api)
             writer = Writer(server.url, gm, cid, players[0]["player_id"])
             try:
-                while len(writer.acknowledged) < 5:  # the writes are under way when the backup starts
-                    assert writer.thread.is_alive()
-                    threading.Event().wait(0.02)
+                writer.under_way()
                 code, said = hideout_here(monkeypatch, capsys, url, "backup", str(tmp_path / "during.sqlite3"))
                 assert code == 0, said
             finally:
@@ -233,9 +237,7 @@ def test_issue20_postgresql_dump_and_restore_as_the_readme_says_bring_back_the_s
                 gm, cid, players = populate(api)
                 writer = Writer(server.url, gm, cid, players[0]["player_id"])
                 try:
-                    while len(writer.acknowledged) < 5:
-                        assert writer.thread.is_alive()
-                        threading.Event().wait(0.02)
+                    writer.under_way()
                     run(dump, url)  # "any time, the server keeps running"
                 finally:
                     writer.join()

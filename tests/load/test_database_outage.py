@@ -4,20 +4,20 @@ false): every request in that time answers 503 with the error body (a page: the 
 never a 500, and once the database is back the server serves again within RECOVERY_BOUND
 without a restart (pool pre-ping). Every write that answered 2xx is kept; balances equal ledgers.
 
-The helpers for a database of one's own are shared with the other issue 20 tests.
+The ledger audit is shared with the other issue 20 tests.
 """
 from __future__ import annotations
 
 import os
 import threading
 import time
-from contextlib import contextmanager
 from dataclasses import dataclass, field
 
 import httpx
 import pytest
 
 from tests.helpers import running_campaign
+from tests.load.fault_helpers import admin_connect, own_postgres_database
 from tests.load.servers import start_servers
 from tests.web.helpers import login
 
@@ -29,31 +29,6 @@ WAIT = 15.0
 
 needs_postgres = pytest.mark.skipif(not TEST_DB.startswith("postgresql"),
                                     reason="needs a PostgreSQL server (TEST_DATABASE_URL)")
-
-
-def admin_connect():
-    import psycopg
-    from psycopg.conninfo import conninfo_to_dict
-
-    return psycopg.connect(**{**conninfo_to_dict(TEST_DB), "dbname": "postgres"}, autocommit=True)
-
-
-@contextmanager
-def own_postgres_database(tag: str):
-    """A scratch database on TEST_DATABASE_URL's server for this test alone (the `test` database is
-    shared); its URL, dropped afterwards whatever happened."""
-    from sqlalchemy.engine import make_url
-
-    name = f"hideout_h20_{tag}_{os.getpid()}"
-    with admin_connect() as db:
-        db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        db.execute(f'CREATE DATABASE "{name}"')
-    try:
-        yield make_url(TEST_DB).set(database=name).render_as_string(hide_password=False)
-    finally:
-        with admin_connect() as db:
-            db.execute(f'ALTER DATABASE "{name}" ALLOW_CONNECTIONS true')
-            db.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def ledger_audit(url: str) -> list[tuple]:

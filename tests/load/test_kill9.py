@@ -14,7 +14,8 @@ import pytest
 from sqlalchemy import text
 
 from app.core.db import make_engine
-from tests.load.fault_helpers import ON_POSTGRESQL, Actor, Load, Outcome, api_user, own_database, possible
+from tests.helpers import add_place, create_campaign, join, start_campaign, user
+from tests.load.fault_helpers import ON_POSTGRESQL, Actor, Load, Outcome, own_postgres_database, possible
 from tests.load.servers import HideoutProcess
 
 KILLS = 3
@@ -32,25 +33,11 @@ LOAD_TIMEOUT = 30.0
 def _setup(api: httpx.Client, tag: str, rng: random.Random) -> dict:
     """A running campaign in Orders: two anchor players have sent their warbands to one place
     (Battles will announce a battle there), two traders have warbands at home."""
-    gm = api_user(api, f"gm{tag}")
-    cid = api.post("/api/v1/campaigns", json={"name": f"Night {tag}", "starting_gold": STARTING_GOLD}, headers=gm).json()["id"]
-    places = []
-    for i in range(PLAYERS + 2):
-        r = api.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Place {i}", "income": 5, "hideout_slot": True, "x": 10 * i, "y": 20},
-                     headers=gm)
-        assert r.status_code == 201, r.text
-        places.append(r.json()["id"])
-    players = []
-    for i in range(PLAYERS):
-        headers = api_user(api, f"p{tag}x{i}")
-        assert api.post(f"/api/v1/campaigns/{cid}/invitations", json={"nickname": f"p{tag}x{i}"}, headers=gm).status_code == 201
-        r = api.post(f"/api/v1/campaigns/{cid}/invitations/accept", headers=headers)
-        assert r.status_code == 200, r.text
-        players.append({"headers": headers, "player_id": r.json()["player_id"]})
-    assert api.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert api.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place}, headers=p["headers"]).status_code == 201
-    assert api.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
+    gm = user(api, f"gm{tag}")
+    cid = create_campaign(api, gm, name=f"Night {tag}", starting_gold=STARTING_GOLD)["id"]
+    places = [add_place(api, gm, cid, f"Place {i}", x=10 * i) for i in range(PLAYERS + 2)]
+    players = [join(api, gm, cid, f"p{tag}x{i}") for i in range(PLAYERS)]
+    start_campaign(api, gm, cid, players, places)
     for p in players:
         h = p["headers"]
         assert api.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "orcs"}, headers=h).status_code == 200
@@ -59,11 +46,11 @@ def _setup(api: httpx.Client, tag: str, rng: random.Random) -> dict:
         assert r.status_code == 201, r.text
         p["band"], p["warband"] = set(models), r.json()["id"]
     assert api.post(f"/api/v1/campaigns/{cid}/phase", json={"phase": "orders"}, headers=gm).status_code == 200
-    battlefield = places[PLAYERS]
+    battlefield = places[PLAYERS]["id"]
     for p in players[:2]:
         r = api.put(f"/api/v1/campaigns/{cid}/warbands/{p['warband']}/order", json={"place_id": battlefield}, headers=p["headers"])
         assert r.status_code == 200, r.text
-    players[2]["destination"], players[3]["destination"] = places[PLAYERS + 1], battlefield
+    players[2]["destination"], players[3]["destination"] = places[PLAYERS + 1]["id"], battlefield
     # How many back-and-forth moves the GM makes before opening Battles: early or late against the kill.
     return {"cid": cid, "gm": gm, "players": players, "tag": tag, "toggles": rng.randint(2, 40)}
 
@@ -237,5 +224,5 @@ def test_issue20_kill9_under_load_loses_no_answered_action_on_sqlite(tmp_path):
 
 @pytest.mark.skipif(not ON_POSTGRESQL, reason="needs TEST_DATABASE_URL=postgresql://...")
 def test_issue20_kill9_under_load_loses_no_answered_action_on_postgresql(tmp_path):
-    with own_database("kill9") as url:
+    with own_postgres_database("kill9") as url:
         _run(tmp_path, url, workers=2, kills=KILLS_POSTGRESQL)

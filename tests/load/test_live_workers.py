@@ -10,11 +10,10 @@ from contextlib import ExitStack
 from pathlib import Path
 
 import httpx
-import psycopg
 import pytest
-from sqlalchemy.engine import make_url
 
 from tests.helpers import running_campaign
+from tests.load.fault_helpers import own_postgres_database
 from tests.load.servers import REPO, HideoutProcess, start_servers
 from tests.load.test_live_shutdown import SHUTDOWN_BOUND, Stream, stream_url
 
@@ -34,21 +33,11 @@ CHANGES = ("orders", "preparation", "orders", "preparation")
 def database(tmp_path):
     """A fresh database of this test's own on the test server, migrated by `hideout migrate`,
     dropped afterwards."""
-    base = make_url(TEST_DB)
-    name = f"{base.database}_live_{os.environ.get('PYTEST_XDIST_WORKER', 'main')}"
-    admin = base.set(database="postgres").render_as_string(hide_password=False)
-    with psycopg.connect(admin, autocommit=True) as conn:
-        conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
-        conn.execute(f'CREATE DATABASE "{name}"')
-    url = base.set(database=name).render_as_string(hide_password=False)
-    try:
+    with own_postgres_database("live") as url:
         env = {**os.environ, "HIDEOUT_DATABASE_URL": url, "HIDEOUT_VAR_DIR": str(tmp_path / "var")}
         subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=REPO, env=env, check=True, timeout=60,
                        capture_output=True)
         yield url
-    finally:
-        with psycopg.connect(admin, autocommit=True) as conn:
-            conn.execute(f'DROP DATABASE IF EXISTS "{name}" WITH (FORCE)')
 
 
 def _children(pid: int) -> list[int]:
