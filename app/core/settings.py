@@ -45,7 +45,6 @@ class Settings(BaseSettings):
     live_heartbeat_seconds: float = 15.0
     live_max_streams_per_user: int = 8
     live_replay_limit: int = 100
-    # Logs: JSON lines (for a log collector) or readable console lines.
     # SQLite: FULL keeps every answered change through a power cut; NORMAL (the test suite)
     # only through a killed process, and is faster.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
@@ -75,6 +74,7 @@ class Settings(BaseSettings):
     smtp_timeout_seconds: float = 20.0
     # The address the digest's links start with (e.g. https://hideout.example.org); none: no links.
     public_url: str = ""
+    # Logs: JSON lines (for a log collector) or readable console lines.
     log_json: bool = False
     log_level: str = "INFO"
 
