@@ -13,7 +13,8 @@ import re
 import sqlite3
 import subprocess
 import threading
-from contextlib import closing
+from collections.abc import Iterator
+from contextlib import closing, contextmanager
 from pathlib import Path
 
 import httpx
@@ -123,15 +124,23 @@ class Writer:
                 self.acknowledged.append(f"load-{i}")
                 i += 1
 
-    def under_way(self, writes: int = 5) -> None:
-        """Returns once `writes` have been acknowledged: a backup taken now is taken mid-load."""
-        while len(self.acknowledged) < writes:
-            assert self.thread.is_alive()
-            threading.Event().wait(0.02)
-
     def join(self) -> None:
         self.stop.set()
         self.thread.join(timeout=15)
+
+
+@contextmanager
+def mid_load(url: str, gm: dict, cid: int, pid: int) -> Iterator[Writer]:
+    """The block runs while a Writer writes, once its first 5 writes are acknowledged: a backup
+    taken in it is taken mid-load. The writer is stopped after the block."""
+    writer = Writer(url, gm, cid, pid)
+    try:
+        while len(writer.acknowledged) < 5:
+            assert writer.thread.is_alive()
+            threading.Event().wait(0.02)
+        yield writer
+    finally:
+        writer.join()
 
 
 @sqlite_run_only
@@ -143,13 +152,9 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
     try:
         with httpx.Client(base_url=server.url, timeout=10) as api:
             gm, cid, players = populate(api)
-            writer = Writer(server.url, gm, cid, players[0]["player_id"])
-            try:
-                writer.under_way()
+            with mid_load(server.url, gm, cid, players[0]["player_id"]) as writer:
                 code, said = hideout_here(monkeypatch, capsys, url, "backup", str(tmp_path / "during.sqlite3"))
                 assert code == 0, said
-            finally:
-                writer.join()
             assert len(writer.acknowledged) > 5
             # A consistent snapshot: a whole database at one moment, its books balanced.
             with closing(sqlite3.connect(tmp_path / "during.sqlite3")) as db:
@@ -235,12 +240,8 @@ def test_issue20_postgresql_dump_and_restore_as_the_readme_says_bring_back_the_s
         try:
             with httpx.Client(base_url=server.url, timeout=10) as api:
                 gm, cid, players = populate(api)
-                writer = Writer(server.url, gm, cid, players[0]["player_id"])
-                try:
-                    writer.under_way()
+                with mid_load(server.url, gm, cid, players[0]["player_id"]):
                     run(dump, url)  # "any time, the server keeps running"
-                finally:
-                    writer.join()
                 # The dump taken mid-load is a consistent snapshot: restored elsewhere, its books balance.
                 with own_postgres_database("restore_scratch") as scratch:
                     run(restore, scratch)
