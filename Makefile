@@ -12,46 +12,71 @@ WORKERS ?= 2
 HOST = 127.0.0.1
 PORT = 8000
 
-.PHONY: run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium clean bench bench-load
+.PHONY: lint run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium vnu lighthouse clean bench bench-load
 
-$(BIN)/.installed: pyproject.toml
+# `make run` installs what the server needs; the test and fuzzing tools come with `make test`.
+$(BIN)/.server: pyproject.toml
 	@echo "Installing Hideout into $(VENV) (about a minute)…"
 	$(PYTHON) -m venv $(VENV)
 	$(BIN)/pip install -q --upgrade pip
+	$(BIN)/pip install -q -e .
+	touch $@
+
+$(BIN)/.installed: $(BIN)/.server
+	@echo "Installing the test tools into $(VENV)…"
 	$(BIN)/pip install -q -e '.[dev,fuzz]'
 	touch $@
 
 ## Install, migrate, seed the demo campaign and serve on http://$(HOST):$(PORT) (default 127.0.0.1:8000)
-run: $(BIN)/.installed
+run: $(BIN)/.server
 	$(BIN)/hideout serve --host $(HOST) --port $(PORT)
 
 ## Install everything and run every test: SQLite, PostgreSQL, then the browser
-test: $(BIN)/.installed chromium
+test: $(BIN)/.installed chromium vnu
+	@$(MAKE) --no-print-directory lint
 	@$(MAKE) --no-print-directory test-sqlite
 	@$(MAKE) --no-print-directory test-postgres
 	@$(MAKE) --no-print-directory test-e2e
 	@$(MAKE) --no-print-directory test-fuzz
-	@echo "All suites passed: SQLite, PostgreSQL, browser, API fuzzing."
+	@$(MAKE) --no-print-directory test-package
+	@echo "All suites passed: lint and layers, SQLite, PostgreSQL, browser, API fuzzing, the club's install."
 
-test-sqlite: $(BIN)/.installed
-	@echo "== unit, api, web and load tests on SQLite =="
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e
+# Each database suite runs its fast tests first, then the slow ones marked `load` (tests/load,
+# server processes, walks over every route): a broken fast test is told before the slow ones start.
+test-sqlite: $(BIN)/.installed vnu
+	@echo "== unit, api and web tests on SQLite, then the load tests =="
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e -m "not load"
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e -m load
 
-test-postgres: $(BIN)/.installed
-	@echo "== api, web and load tests on PostgreSQL =="
+test-postgres: $(BIN)/.installed vnu
+	@echo "== api and web tests on PostgreSQL, then the load tests =="
 	@if ! $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(or $(TEST_DATABASE_URL),$(PG_URL))', connect_timeout=3).close()" 2>/dev/null; then \
 	  if [ "$$CI" = "true" ]; then echo "PostgreSQL is not reachable at $(or $(TEST_DATABASE_URL),$(PG_URL))"; exit 1; fi; \
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
-	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
+	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit -m "not load" && \
+	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit -m load
 
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
 	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
 
+## ruff (lint and format), import-linter's layer contracts and mypy, as configured in pyproject.toml
+lint: $(BIN)/.installed
+	@echo "== ruff, import-linter, mypy =="
+	$(BIN)/ruff check app tests tools bench
+	$(BIN)/ruff format --check app tests tools bench
+	$(BIN)/lint-imports
+	$(BIN)/mypy
+
 ## Schemathesis (--checks all) against a live server, as the GM and as a player (about a minute)
 test-fuzz: $(BIN)/.installed
 	@echo "== schemathesis against a live server =="
 	$(BIN)/python tools/fuzz_api.py --max-examples 10 --seconds 80
+
+## A club's install: build the wheel, pip install it into a fresh venv, serve from elsewhere
+test-package: $(BIN)/.installed
+	@echo "== the wheel, installed and served outside the checkout =="
+	$(BIN)/python tools/check_package.py
 
 ## Debian's Chromium for the browser tests (never a downloaded browser build)
 chromium:
@@ -60,10 +85,29 @@ chromium:
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
 	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
 
+# Node tools (issue 30) live in tools/node/, ignored by git; Java and npm are Debian's packages.
+NODE_TOOLS := tools/node
+VNU_JAR := $(NODE_TOOLS)/vnu/node_modules/vnu-jar/build/dist/vnu.jar
+LIGHTHOUSE := $(NODE_TOOLS)/lighthouse/node_modules/.bin/lighthouse
+
+## The Nu Html Checker for tests/web/test_html_valid.py (npm's vnu-jar, run on Debian's JRE)
+vnu: $(VNU_JAR)
+$(VNU_JAR):
+	@command -v java >/dev/null 2>&1 || { echo "Installing Debian's JRE..."; SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq default-jre-headless >/dev/null; }
+	npm install --no-audit --no-fund --prefix $(NODE_TOOLS)/vnu vnu-jar@26.9.27
+
+$(LIGHTHOUSE):
+	npm install --no-audit --no-fund --prefix $(NODE_TOOLS)/lighthouse lighthouse@12.2.3
+
+## Lighthouse's mobile audit of every app page against a demo server (slow: not in `make test`)
+lighthouse: $(BIN)/.installed chromium $(LIGHTHOUSE)
+	$(BIN)/python tools/lighthouse.py
+
 ## Extract messages and update the Polish catalog
 i18n: $(BIN)/.installed
-	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --width=100 -o translations/messages.pot --project=Hideout --version=0.1 .
-	$(BIN)/pybabel update -i translations/messages.pot -d translations -l pl --no-fuzzy-matching --ignore-obsolete --width=100
+	$(BIN)/pybabel extract -F babel.cfg --no-location --sort-output --width=100 -o app/translations/messages.pot --project=Hideout --version=0.1 .
+	$(BIN)/python tools/update_catalogs.py
 
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.report
@@ -71,6 +115,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.map_page
 	$(BIN)/python -m bench.announce
 	$(BIN)/python -m bench.live_streams
+	$(BIN)/python -m bench.wrk --database both
 
 ## Club night: 200 members for 2 minutes on SQLite, then PostgreSQL with 2 workers (about 10 minutes)
 bench-load: $(BIN)/.installed
