@@ -1,4 +1,5 @@
 """Engine, schema metadata and the unit of work (one transaction per request)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -6,14 +7,16 @@ import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
+from pathlib import Path
 
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
-from sqlalchemy import create_engine, event
-from sqlalchemy.engine import Engine
+from sqlalchemy import Table, create_engine, event
+from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel
 
 from app.core.errors import DomainError
+from app.core.files import private_file
 
 # Stable constraint names keep Alembic's batch mode on SQLite and PostgreSQL in step.
 SQLModel.metadata.naming_convention = {
@@ -33,10 +36,27 @@ def utcnow() -> datetime:
     return datetime.now(UTC)
 
 
+def table_of(model: type[SQLModel]) -> Table:
+    """A table model's table, for Core statements and its columns."""
+    return model.__table__  # type: ignore[attr-defined]  # set by SQLModel's metaclass, unseen by type checkers
+
+
+def saved_id(value: int | None) -> int:
+    """A primary key of a row read from the database or flushed. SQLModel types every id
+    `int | None` for the rows not saved yet; this says which ids are known to be there."""
+    if value is None:
+        raise RuntimeError("a row that was never saved has no id")
+    return value
+
+
 def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     if url.startswith("sqlite"):
+        database = make_url(url).database
+        if database and database != ":memory:" and not database.startswith("file:"):
+            # Created here, 0600, rather than by SQLite under the umask (0644: world-readable).
+            private_file(Path(database), tighten=False)
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         _tune_sqlite(engine, "NORMAL" if sqlite_synchronous == "NORMAL" else "FULL")
         return engine
@@ -44,8 +64,14 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     # checkout pings first and reconnects, and only the connection is retried, never a
     # transaction. While it is away a request fails fast (connect_timeout, pool_timeout) and
     # answers 503 (app/main.py) instead of holding a worker.
-    return create_engine(url, pool_pre_ping=True, pool_size=10, max_overflow=20,
-                         pool_timeout=DB_WAIT_SECONDS, connect_args={"connect_timeout": DB_WAIT_SECONDS})
+    return create_engine(
+        url,
+        pool_pre_ping=True,
+        pool_size=10,
+        max_overflow=20,
+        pool_timeout=DB_WAIT_SECONDS,
+        connect_args={"connect_timeout": DB_WAIT_SECONDS},
+    )
 
 
 def _tune_sqlite(engine: Engine, synchronous: str) -> None:
@@ -120,5 +146,3 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
                 raise
         else:
             await run_in_threadpool(work.__exit__, None, None, None)
-
-

@@ -6,6 +6,7 @@ clears the cookie. The cookie holds the English message id and its raw parameter
 text, so the message is translated when it is read, in the reader's language (which may
 have changed in between, as after the language switch itself).
 """
+
 from __future__ import annotations
 
 import base64
@@ -56,8 +57,14 @@ def set_flash(request: Request, response: Response, message: str, *, code: str |
     if code is not None:
         data["c"] = code
     settings = request.app.state.settings
-    response.set_cookie(FLASH_COOKIE, _encode(request.app.state.secret_key, data), max_age=MAX_AGE, httponly=True,
-                        samesite="lax", secure=settings.secure_cookies)
+    response.set_cookie(
+        FLASH_COOKIE,
+        _encode(request.app.state.secret_key, data),
+        max_age=MAX_AGE,
+        httponly=True,
+        samesite="lax",
+        secure=settings.secure_cookies,
+    )
     request.state.flash_set = True
     return response
 

@@ -1,8 +1,11 @@
 """HTML form helpers: read the posted form once, validate it with the API's models, and
 turn refusals into messages shown in place."""
+
 from __future__ import annotations
 
-from typing import Annotated, Any
+from collections.abc import Mapping
+from typing import Annotated, Any, TypeVar
+from urllib.parse import quote, urlsplit
 
 from fastapi import Depends, Request
 from fastapi.responses import RedirectResponse
@@ -13,7 +16,7 @@ from starlette.datastructures import FormData
 from app.core.errors import DomainError, message_for
 from app.core.security import CSRF_FIELD
 from app.core.templating import render, request_gettext
-from app.core.validation import field_errors, named_code
+from app.core.validation import Label, field_errors, named_code
 
 
 async def _form(request: Request) -> FormData:
@@ -44,8 +47,12 @@ def blank_to_none(data: dict[str, Any]) -> dict[str, Any]:
     return {k: (None if isinstance(v, str) and v.strip() == "" else v) for k, v in data.items()}
 
 
-def validate(request: Request, model: type[BaseModel], data: dict[str, Any],
-             labels: dict[str, str] | None = None) -> tuple[BaseModel | None, dict[str, str]]:
+Schema = TypeVar("Schema", bound=BaseModel)
+
+
+def validate(
+    request: Request, model: type[Schema], data: dict[str, Any], labels: Mapping[str, Label] | None = None
+) -> tuple[Schema | None, dict[str, str]]:
     """Every problem of the form at once, each named by its field's label (an English
     message id per field name)."""
     try:
@@ -80,17 +87,55 @@ def safe_next(url: str | None, default: str = "/") -> str:
     return url
 
 
+def return_to(request: Request) -> str:
+    """The page to come back to after logging in (issue 30): this one for a plain GET; for a
+    form or an htmx part, the page it was sent from (the Referer, this site's only)."""
+    if request.method == "GET" and not request.headers.get("hx-request"):
+        return safe_next(request.url.path + (f"?{request.url.query}" if request.url.query else ""))
+    referer = urlsplit(request.headers.get("referer", ""))
+    if referer.netloc != request.url.netloc:
+        return "/"
+    return safe_next(referer.path + (f"?{referer.query}" if referer.query else ""))
+
+
+def login_url(next_url: str) -> str:
+    """The login page that returns to next_url (a local path) afterwards."""
+    next_url = safe_next(next_url)
+    return "/login" if next_url == "/" else f"/login?next={quote(next_url, safe='/')}"
+
+
 def confirmed(form) -> bool:
     """A one-way step was confirmed: the JavaScript dialog or the confirm page adds confirm=1."""
     return form.get("confirm") == "1"
 
 
-def confirm_page(request: Request, session: Session, form, *, question: str, action: str, button: str, cancel: str,
-                 detail: str = "", danger: bool = False, **context: Any):
+def confirm_page(
+    request: Request,
+    session: Session,
+    form,
+    *,
+    question: str,
+    action: str,
+    button: str,
+    cancel: str,
+    detail: str = "",
+    danger: bool = False,
+    **context: Any,
+):
     """The confirm step without JavaScript. The route ran the action only to see that it
     would succeed (so refusals show at once): roll it back, then ask. The page re-posts
     every field of the form with confirm=1."""
     session.rollback()
     fields = [(k, v) for k, v in form.multi_items() if k not in (CSRF_FIELD, "confirm") and isinstance(v, str)]
-    return render(request, "confirm.html", question=question, detail=detail, action=action, fields=fields,
-                  button=button, cancel=cancel, danger=danger, **context)
+    return render(
+        request,
+        "confirm.html",
+        question=question,
+        detail=detail,
+        action=action,
+        fields=fields,
+        button=button,
+        cancel=cancel,
+        danger=danger,
+        **context,
+    )

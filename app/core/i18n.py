@@ -1,19 +1,32 @@
 """Translations (Babel catalogs) and the choice of a request's language."""
+
 from __future__ import annotations
 
 from functools import lru_cache
 from io import BytesIO
+from typing import Literal
 
+from babel.core import negotiate_locale
 from babel.messages.mofile import write_mo
 from babel.messages.pofile import read_po
 from babel.support import NullTranslations, Translations
 
-from app.core.settings import ROOT
+from app.core.settings import PACKAGE
 
-LOCALES = ("en", "pl")
+# Every language Hideout speaks (SPEC R11.3), each named in its own language.
+Locale = Literal["en", "pl", "it", "fr", "ru"]
+LOCALE_NAMES = {"en": "English", "pl": "Polski", "it": "Italiano", "fr": "Français", "ru": "Русский"}
+# The languages offered: one line each, listed once its catalog is complete (no missing or
+# fuzzy message: tests/unit/test_i18n.py checks every listed language).
+LOCALES: tuple[str, ...] = (
+    "en",
+    "pl",
+    "it",
+    "fr",
+    "ru",
+)
 DEFAULT_LOCALE = "en"
-LOCALE_NAMES = {"en": "English", "pl": "Polski"}
-TRANSLATIONS_DIR = ROOT / "translations"
+TRANSLATIONS_DIR = PACKAGE / "translations"
 
 
 @lru_cache
@@ -30,30 +43,31 @@ def translations(locale: str) -> NullTranslations:
     return Translations(fp=buf)
 
 
-def parse_accept_language(header: str | None) -> str | None:
-    if not header:
-        return None
-    choices = []
+def _preferred(header: str) -> list[str]:
+    """The header's language tags, most wanted first (q=0 means "not this one")."""
+    tags = []
     for part in header.split(","):
-        piece = part.strip().split(";")
-        tag = piece[0].strip().lower()
-        q = 1.0
-        for param in piece[1:]:
-            if param.strip().startswith("q="):
-                try:
-                    q = float(param.strip()[2:])
-                except ValueError:
-                    q = 0.0
-        choices.append((q, tag))
-    for _q, tag in sorted(choices, key=lambda c: -c[0]):
-        base = tag.split("-")[0]
-        if base in LOCALES:
-            return base
-    return None
+        tag, _sep, params = part.partition(";")
+        q = params.strip()
+        try:
+            weight = float(q[2:]) if q.startswith("q=") else 1.0
+        except ValueError:
+            weight = 0.0
+        if tag.strip() and weight > 0:
+            tags.append((weight, tag.strip().lower()))
+    return [tag for _weight, tag in sorted(tags, key=lambda t: -t[0])]
+
+
+def negotiate(accept_language: str | None, available: tuple[str, ...] = LOCALES) -> str | None:
+    """The listed language an Accept-Language header asks for (Babel's negotiation: "fr-CH"
+    is French), None when it asks for none of them."""
+    if not accept_language:
+        return None
+    return negotiate_locale(_preferred(accept_language), available, sep="-")
 
 
 def choose_locale(user_locale: str | None, cookie: str | None, accept_language: str | None) -> str:
-    for candidate in (user_locale, cookie, parse_accept_language(accept_language)):
+    for candidate in (user_locale, cookie, negotiate(accept_language)):
         if candidate in LOCALES:
             return candidate
     return DEFAULT_LOCALE

@@ -1,4 +1,5 @@
 """Uploaded images: verified by Pillow, stripped of metadata, kept with a web copy."""
+
 from __future__ import annotations
 
 import secrets
@@ -27,7 +28,9 @@ class StoredImage:
     height: int
 
 
-def store_image(data: bytes, media_dir: Path) -> StoredImage:
+def _checked(data: bytes) -> tuple[Image.Image, str]:
+    """The upload decoded, after the limits: its size in bytes, its pixels read from the
+    header before anything is decoded (a pixel bomb is refused, saying why), its format."""
     if len(data) > MAX_BYTES:
         raise DomainError("image_too_large", max_mb=MAX_BYTES // (1024 * 1024))
     if not data:
@@ -38,13 +41,41 @@ def store_image(data: bytes, media_dir: Path) -> StoredImage:
             if width * height > MAX_PIXELS:
                 raise DomainError("image_too_many_pixels", width=width, height=height, max_mp=MAX_PIXELS // 1_000_000)
             probe.verify()
-        image = Image.open(BytesIO(data))
+        image: Image.Image = Image.open(BytesIO(data))
         image.load()
     except (UnidentifiedImageError, OSError, SyntaxError, ValueError, Image.DecompressionBombError):
         raise DomainError("image_invalid") from None
-    if image.format not in FORMATS:
-        raise DomainError("image_invalid")
     fmt = image.format
+    if fmt is None or fmt not in FORMATS:
+        raise DomainError("image_invalid")
+    return image, fmt
+
+
+@dataclass
+class CleanImage:
+    data: bytes
+    ext: str
+    width: int
+    height: int
+
+
+def clean_image(data: bytes, max_side: int = WEB_MAX_SIDE) -> CleanImage:
+    """The upload re-encoded in memory (at most `max_side` on its longer side), upright, in its
+    own format, without EXIF, GPS or comments: what a photo of the table keeps (R12.3)."""
+    image, fmt = _checked(data)
+    image = ImageOps.exif_transpose(image)
+    if fmt == "JPEG" and image.mode not in ("RGB", "L"):
+        image = image.convert("RGB")
+    clean = Image.new(image.mode, image.size)
+    clean.paste(image)
+    clean.thumbnail((max_side, max_side))
+    out = BytesIO()
+    clean.save(out, format=fmt)
+    return CleanImage(out.getvalue(), FORMATS[fmt], clean.width, clean.height)
+
+
+def store_image(data: bytes, media_dir: Path) -> StoredImage:
+    image, fmt = _checked(data)
     ext = FORMATS[fmt]
     image = ImageOps.exif_transpose(image)
     if ext == "jpg" and image.mode not in ("RGB", "L"):

@@ -1,5 +1,6 @@
 """A cap on request bodies, checked while they stream in: a 2 GB upload is refused at its
 Content-Length, or as soon as a chunked body passes the cap, never read whole (R11.5)."""
+
 from __future__ import annotations
 
 import json
@@ -24,8 +25,9 @@ class BodyTooLarge(HTTPException):
 def too_large_body(accept_language: str | None) -> bytes:
     gettext = translations(choose_locale(None, None, accept_language)).gettext
     params = {"max_mb": MAX_BODY // (1024 * 1024)}
-    return json.dumps({"error": {"code": "body_too_large", "message": message_for("body_too_large", params, gettext),
-                                 "details": []}}).encode()
+    return json.dumps(
+        {"error": {"code": "body_too_large", "message": message_for("body_too_large", params, gettext), "details": []}}
+    ).encode()
 
 
 class BodyLimit:
@@ -40,9 +42,17 @@ class BodyLimit:
         length = headers.get(b"content-length")
         if length is not None and (not length.isdigit() or int(length) > self.max_bytes):
             body = too_large_body(headers.get(b"accept-language", b"").decode("latin-1"))
-            await send({"type": "http.response.start", "status": 413,
-                        "headers": [(b"content-type", b"application/json"), (b"content-length", str(len(body)).encode()),
-                                    (b"connection", b"close")]})
+            await send(
+                {
+                    "type": "http.response.start",
+                    "status": 413,
+                    "headers": [
+                        (b"content-type", b"application/json"),
+                        (b"content-length", str(len(body)).encode()),
+                        (b"connection", b"close"),
+                    ],
+                }
+            )
             await send({"type": "http.response.body", "body": body})
             return None
         seen = 0

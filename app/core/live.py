@@ -6,6 +6,7 @@ A wake carries only a key (`c:<campaign id>` or `u:<user id>`); the woken stream
 new events from the database and checks them against its viewer, so nothing secret ever
 travels through the broker or NOTIFY.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -17,6 +18,7 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
+import psycopg
 import structlog
 from sqlalchemy import event, text
 from sqlmodel import Session
@@ -119,8 +121,6 @@ class Broker:
         self._listener = asyncio.get_running_loop().create_task(self._listen(url))
 
     async def _listen(self, url: str) -> None:
-        import psycopg
-
         conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
         delay = 0.5
         while not self.closing:
@@ -135,7 +135,7 @@ class Broker:
                         self.wake(note.payload.split(","))
             except asyncio.CancelledError:
                 raise
-            except Exception as exc:  # the database went away: retry, streams keep their heartbeats
+            except Exception as exc:  # noqa: BLE001 — the database went away: retry, streams keep their heartbeats
                 log.warning("live_listener_lost", error=str(exc))
                 await asyncio.sleep(delay)
                 delay = min(delay * 2, 10)
@@ -209,7 +209,7 @@ def close_streams_on_exit() -> None:
             elif previous == signal.SIG_DFL:
                 raise KeyboardInterrupt if signum == signal.SIGINT else SystemExit(128 + signum)
 
-        handler._hideout_live = True
+        handler._hideout_live = True  # type: ignore[attr-defined]  # a mark that getsignal() hands back
         signal.signal(sig, handler)
 
 

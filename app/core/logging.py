@@ -7,6 +7,7 @@ the request, answers with it in `X-Request-ID`, writes one `request` line (metho
 status, time in ms) and turns an unexpected exception into the 500 answer, logging its
 traceback once and without local variables.
 """
+
 from __future__ import annotations
 
 import asyncio
@@ -23,9 +24,17 @@ from starlette.datastructures import MutableHeaders
 from starlette.requests import Request
 from starlette.responses import PlainTextResponse, Response
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
+from structlog.typing import Processor
 
 REQUEST_ID_HEADER = "X-Request-ID"
 _SAFE_REQUEST_ID = re.compile(r"[A-Za-z0-9][A-Za-z0-9._-]{0,63}")
+# A path that is itself a credential (a one-tap confirm link, R12.2) is logged without it.
+_SECRET_PATH = re.compile(r"^(/confirm/)[^/]+")
+
+
+def logged_path(path: str) -> str:
+    return _SECRET_PATH.sub(r"\1…", path)
+
 
 log = structlog.get_logger("hideout")
 
@@ -47,7 +56,7 @@ class _StderrHandler(logging.StreamHandler):
 
 def configure_logging(*, json: bool = False, level: str = "INFO") -> None:
     """Idempotent: a second call replaces the first one's handler."""
-    shared = [
+    shared: list[Processor] = [
         structlog.contextvars.merge_contextvars,
         structlog.stdlib.add_log_level,
         structlog.stdlib.add_logger_name,
@@ -62,15 +71,17 @@ def configure_logging(*, json: bool = False, level: str = "INFO") -> None:
     if json:
         # format_exc_info writes the plain traceback text: frames and source lines, never
         # the values of local variables (which may hold passwords or tokens).
-        final = [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
+        final: list[Processor] = [structlog.processors.format_exc_info, structlog.processors.JSONRenderer()]
     else:
         final = [structlog.dev.ConsoleRenderer(colors=False, exception_formatter=structlog.dev.plain_traceback)]
     handler = _StderrHandler()
     handler.hideout = True  # type: ignore[attr-defined]
-    handler.setFormatter(structlog.stdlib.ProcessorFormatter(
-        foreign_pre_chain=shared,
-        processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
-    ))
+    handler.setFormatter(
+        structlog.stdlib.ProcessorFormatter(
+            foreign_pre_chain=shared,
+            processors=[structlog.stdlib.ProcessorFormatter.remove_processors_meta, *final],
+        )
+    )
     root = logging.getLogger()
     for old in [h for h in root.handlers if getattr(h, "hideout", False)]:
         root.removeHandler(old)
@@ -123,7 +134,7 @@ class RequestLogMiddleware:
             try:
                 await self.app(scope, receive, send_with_id)
             except Exception:
-                log.exception("unhandled_error", method=scope["method"], path=scope["path"])
+                log.exception("unhandled_error", method=scope["method"], path=logged_path(scope["path"]))
                 status = 500
                 if not response_started:
                     await self._answer_error(scope, receive, send_with_id, request_id)
@@ -138,11 +149,12 @@ class RequestLogMiddleware:
             finally:
                 duration_ms = round((time.perf_counter() - started) * 1000, 1)
                 (log.error if status >= 500 else log.info)(
-                    "request", method=scope["method"], path=scope["path"], status=status, duration_ms=duration_ms
+                    "request", method=scope["method"], path=logged_path(scope["path"]), status=status, duration_ms=duration_ms
                 )
 
-    async def _answer_error(self, scope: Scope, receive: Receive, send: Send, request_id: str,
-                            code: str = "internal_error") -> None:
+    async def _answer_error(
+        self, scope: Scope, receive: Receive, send: Send, request_id: str, code: str = "internal_error"
+    ) -> None:
         try:
             response = self.on_error(Request(scope, receive), code)
             if inspect.isawaitable(response):

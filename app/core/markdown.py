@@ -1,8 +1,10 @@
 """Markdown written by GMs and players, rendered to HTML that cannot run scripts."""
+
 from __future__ import annotations
 
 import nh3
 from markdown_it import MarkdownIt
+from markdown_it.common.utils import escapeHtml
 from markupsafe import Markup
 
 _md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
@@ -21,15 +23,39 @@ def render_markdown(text: str | None) -> Markup:
 # renders its alt text, so opening a letter never fetches anything — links keep to http(s) and
 # mailto, and every attribute but a link's address and title is dropped (no event handlers,
 # no style, no class).
-LETTER_TAGS = {"p", "br", "hr", "em", "strong", "del", "s", "code", "pre", "blockquote", "ul", "ol", "li", "a",
-               "h1", "h2", "h3", "h4", "h5", "h6", "table", "thead", "tbody", "tr", "th", "td"}
+LETTER_TAGS = {
+    "p",
+    "br",
+    "hr",
+    "em",
+    "strong",
+    "del",
+    "s",
+    "code",
+    "pre",
+    "blockquote",
+    "ul",
+    "ol",
+    "li",
+    "a",
+    "h1",
+    "h2",
+    "h3",
+    "h4",
+    "h5",
+    "h6",
+    "table",
+    "thead",
+    "tbody",
+    "tr",
+    "th",
+    "td",
+}
 LETTER_ATTRIBUTES = {"a": {"href", "title"}, "ol": {"start"}}
 LETTER_SCHEMES = {"http", "https", "mailto"}
 
 
 def _letter_md() -> MarkdownIt:
-    from markdown_it.common.utils import escapeHtml
-
     md = MarkdownIt("commonmark", {"html": False, "linkify": False}).enable("table").enable("strikethrough")
 
     def image_as_text(self, tokens, idx, options, env):
@@ -48,5 +74,13 @@ def render_letter(text: str | None) -> Markup:
     if not text:
         return Markup("")
     html = _letter.render(text)
-    return Markup(nh3.clean(html, tags=LETTER_TAGS, attributes=LETTER_ATTRIBUTES, url_schemes=LETTER_SCHEMES,
-                            clean_content_tags={"script", "style"}, link_rel="noopener noreferrer nofollow"))
+    return Markup(
+        nh3.clean(
+            html,
+            tags=LETTER_TAGS,
+            attributes=LETTER_ATTRIBUTES,
+            url_schemes=LETTER_SCHEMES,
+            clean_content_tags={"script", "style"},
+            link_rel="noopener noreferrer nofollow",
+        )
+    )

@@ -1,6 +1,7 @@
 """NUL characters never reach the database: PostgreSQL refuses them in text (a 500 before
 this check), SQLite would store them. Every request's query, JSON body and form fields are
 checked once, before any route runs (R11.5)."""
+
 from __future__ import annotations
 
 from fastapi import Request

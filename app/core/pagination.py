@@ -1,15 +1,21 @@
 """One way to cut a list into pages (API.md: `?page=&per_page=` answering items, page, pages,
 total): the count and the slice are two statements, whatever the list's size."""
+
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 from math import ceil
-from typing import Any
+from typing import Annotated, Any, Generic, TypeVar
 
+from fastapi import Depends, Query
+from pydantic import BaseModel
 from sqlalchemy import func
 from sqlmodel import Session, select
 
 MAX_PER_PAGE = 200
+MAX_PAGE = 100_000
+T = TypeVar("T")
 
 
 @dataclass
@@ -27,3 +33,32 @@ def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50)
     total = session.exec(select(func.count()).select_from(query.order_by(None).subquery())).one()
     items = list(session.exec(query.offset((page - 1) * per_page).limit(per_page)).all())
     return Page(items=items, page=page, pages=max(1, ceil(total / per_page)), total=total)
+
+
+@dataclass(frozen=True)
+class PageQuery:
+    """`?page=&per_page=` of a list route, read once for every list (a dependency)."""
+
+    page: int
+    per_page: int
+
+
+def page_query(page: int = Query(1, ge=1, le=MAX_PAGE), per_page: int = Query(50, ge=1, le=MAX_PER_PAGE)) -> PageQuery:
+    return PageQuery(page, per_page)
+
+
+Paging = Annotated[PageQuery, Depends(page_query)]
+
+
+class PageOut(BaseModel, Generic[T]):
+    """Every paginated answer (API.md): a named subclass per list keeps its schema's name
+    (`class BattlePage(PageOut[BattleOut])`) and may add figures of its own."""
+
+    items: list[T]
+    page: int
+    pages: int
+    total: int
+
+    @classmethod
+    def of(cls, found: Page, convert: Callable[[Any], Any] = lambda item: item, **extra: Any):
+        return cls(items=[convert(item) for item in found.items], page=found.page, pages=found.pages, total=found.total, **extra)

@@ -1,4 +1,5 @@
 """Passwords, opaque tokens stored as HMACs, and CSRF checks."""
+
 from __future__ import annotations
 
 import hashlib

@@ -1,15 +1,22 @@
 """Settings from the environment (prefix HIDEOUT_)."""
+
 from __future__ import annotations
 
 import os
 import secrets
 from functools import lru_cache
+from importlib.resources import files
 from pathlib import Path
 from typing import Literal
 
+from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
-ROOT = Path(__file__).resolve().parents[2]
+from app.core.files import private_dir
+
+# The server's own files (templates, static files, migrations, translations, catalog data) are
+# package data, found through importlib.resources wherever the package is installed (issue 30).
+PACKAGE = Path(str(files("app")))
 
 # Values people paste from tutorials; a server started with one of them would sign
 # sessions with a key anybody knows.
@@ -21,7 +28,8 @@ class Settings(BaseSettings):
 
     database_url: str = ""
     secret_key: str = ""
-    var_dir: Path = ROOT / "var"
+    # Beside the directory the server is started from, unless HIDEOUT_VAR_DIR says otherwise.
+    var_dir: Path = Field(default_factory=lambda: Path.cwd() / "var")
     # Cheap argon2 parameters for the test suite only.
     fast_hashing: bool = False
     secure_cookies: bool = False
@@ -81,18 +89,17 @@ class Settings(BaseSettings):
     def resolved_database_url(self) -> str:
         if self.database_url:
             return self.database_url
-        self.var_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.var_dir)
         return f"sqlite:///{self.var_dir / 'hideout.sqlite3'}"
 
     def resolved_secret_key(self) -> str:
         if self.secret_key:
             if self.secret_key.strip().lower() in KNOWN_KEYS or len(self.secret_key) < 16:
                 raise SystemExit(
-                    "HIDEOUT_SECRET_KEY is a known or too short value; set a long random one "
-                    "or unset it to have one generated."
+                    "HIDEOUT_SECRET_KEY is a known or too short value; set a long random one or unset it to have one generated."
                 )
             return self.secret_key
-        self.var_dir.mkdir(parents=True, exist_ok=True)
+        private_dir(self.var_dir)
         path = self.var_dir / "secret_key"
         try:
             # Created once, readable by the owner only from the start: workers starting together

@@ -1,4 +1,5 @@
 """Jinja2 environment with new-style gettext bound to each request's language."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
@@ -8,10 +9,12 @@ from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
 
+from app.core import formats
 from app.core.flash import take
 from app.core.i18n import LOCALE_NAMES, LOCALES, translations
 from app.core.markdown import render_markdown
-from app.core.settings import ROOT
+from app.core.ports import Port
+from app.core.settings import PACKAGE
 from app.core.static import static_url
 
 
@@ -23,6 +26,24 @@ def _gettext(ctx, message: str) -> str:
 @pass_context
 def _ngettext(ctx, singular: str, plural: str, n: int) -> str:
     return ctx["translations"].ngettext(singular, plural, n)
+
+
+@pass_context
+def _datetime(ctx, moment) -> str:
+    """`moment|datetime`: date and time in the reader's language and time zone (core/formats.py)."""
+    return formats.when(moment, ctx.get("locale", "en"), ctx.get("time_zone"))
+
+
+@pass_context
+def _date(ctx, moment) -> str:
+    """`moment|date`: the day in the reader's language (a moment's day in the reader's zone)."""
+    return formats.day(moment, ctx.get("locale", "en"), ctx.get("time_zone"))
+
+
+@pass_context
+def _number(ctx, value) -> str:
+    """`n|number`: a number with the reader's separators."""
+    return formats.number(value, ctx.get("locale", "en"))
 
 
 @pass_context
@@ -38,31 +59,31 @@ def add_globals(**names: Any) -> None:
     env.globals.update(names)
 
 
-# Domains add to every page's context through hooks, so that core imports no domain
-# (the campaigns domain registers the guild words of R8.2).
-CONTEXT_HOOKS: list[Callable[[dict], dict]] = []
-
-
-def add_context_hook(hook: Callable[[dict], dict]) -> None:
-    if hook not in CONTEXT_HOOKS:
-        CONTEXT_HOOKS.append(hook)
+# Domains add to every page's context (the campaign's words of R8.2, the tabs' badges, the live
+# stream), so that core imports no domain: a port, wired in app/wiring.py.
+ContextHook = Callable[[dict], dict]
+context_hooks = Port[ContextHook]("page context hooks")
 
 
 def _make_env() -> Environment:
     env = Environment(
-        loader=FileSystemLoader(ROOT / "templates"),
+        loader=FileSystemLoader(PACKAGE / "templates"),
         autoescape=select_autoescape(["html"]),
         extensions=["jinja2.ext.i18n"],
         trim_blocks=True,
         lstrip_blocks=True,
     )
-    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)
+    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
     env.filters["markdown"] = render_markdown
     env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
+    env.filters["datetime"] = _datetime
+    env.filters["date"] = _date
+    env.filters["number"] = _number
     env.globals["take_flash"] = _take_flash
     env.globals["static"] = static_url
     env.globals["LOCALES"] = LOCALES
     env.globals["LOCALE_NAMES"] = LOCALE_NAMES
+    env.globals["time_zone_names"] = formats.time_zone_names
     return env
 
 
@@ -79,11 +100,13 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
         "request": request,
         "translations": translations(getattr(state, "locale", "en")),
         "locale": getattr(state, "locale", "en"),
+        "time_zone": getattr(getattr(state, "user", None), "time_zone", None),
         "user": getattr(state, "user", None),
         "csrf_token": getattr(state, "csrf_token", ""),
+        "form_once": getattr(state, "form_once", ""),
     }
     base.update(context)
-    for hook in CONTEXT_HOOKS:
+    for hook in context_hooks():
         base.update(hook(base))
     html = env.get_template(template).render(base)
     return HTMLResponse(html, status_code=status_code)

@@ -1,18 +1,22 @@
 """Input types shared by every API schema, page form and route: ids that fit the database's
 32-bit integer columns, bounded amounts, names that are not just spaces, strict booleans.
 A value outside them is a 422 (or, for an id in a path, a 404) — never a database error."""
+
 from __future__ import annotations
 
+from collections.abc import Iterator
 from typing import Annotated
 
+from annotated_types import Ge, GroupedMetadata, Le
 from fastapi import Path, Query
-from pydantic import BeforeValidator, Field, StrictBool, StringConstraints
+from pydantic import BeforeValidator, StrictBool, StringConstraints
 from pydantic_core import PydanticCustomError
 
 from app.core.errors import DomainError
 
 MAX_ID = 2**31 - 1  # PostgreSQL `integer`
 MAX_AMOUNT = 1_000_000
+
 
 def _no_bool(value):
     """JSON `true` is not the number 1 (pydantic would take it); form strings still parse."""
@@ -21,20 +25,26 @@ def _no_bool(value):
     return value
 
 
-def Int(ge: int | None = None, le: int | None = None) -> type[int]:
-    """A whole number within bounds. The bounds come before the validator so that the
-    OpenAPI document states them (minimum, maximum)."""
-    return Annotated[int, Field(ge=ge, le=le), BeforeValidator(_no_bool)]
+class Between(GroupedMetadata):
+    """A number within bounds, as `Annotated[int, Between(1, 10)]` (or float). The bounds come
+    before the validator so that the OpenAPI document states them (minimum, maximum)."""
+
+    def __init__(self, ge: float | None = None, le: float | None = None) -> None:
+        self.ge = ge
+        self.le = le
+
+    def __iter__(self) -> Iterator[object]:
+        if self.ge is not None:
+            yield Ge(self.ge)
+        if self.le is not None:
+            yield Le(self.le)
+        yield BeforeValidator(_no_bool)
 
 
-def Number(ge: float | None = None, le: float | None = None) -> type[float]:
-    return Annotated[float, Field(ge=ge, le=le), BeforeValidator(_no_bool)]
-
-
-Id = Int(1, MAX_ID)
-Money = Int(0, MAX_AMOUNT)
+Id = Annotated[int, Between(1, MAX_ID)]
+Money = Annotated[int, Between(0, MAX_AMOUNT)]
 PathId = Annotated[int, Path(ge=1, le=MAX_ID)]
-Amount = Int(-MAX_AMOUNT, MAX_AMOUNT)
+Amount = Annotated[int, Between(-MAX_AMOUNT, MAX_AMOUNT)]
 Flag = StrictBool
 
 
@@ -49,9 +59,10 @@ def whole_number(value, low: int, high: int) -> int:
     return value
 
 
-def Name(max_length: int) -> type[str]:
-    """A name or title: surrounding spaces go first, then it must keep at least one character."""
-    return Annotated[str, StringConstraints(strip_whitespace=True, min_length=1, max_length=max_length)]
+def Name(max_length: int) -> StringConstraints:
+    """A name or title, as `Annotated[str, Name(80)]`: surrounding spaces go first, then it must
+    keep at least one character."""
+    return StringConstraints(strip_whitespace=True, min_length=1, max_length=max_length)
 
 
 def QueryId(default=None):

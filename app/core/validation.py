@@ -1,7 +1,9 @@
 """Pydantic validation problems as translated error details."""
+
 from __future__ import annotations
 
-from typing import Any
+from collections.abc import Mapping
+from typing import Any, Protocol
 
 from pydantic import ValidationError
 
@@ -10,6 +12,16 @@ from app.core.errors import N_, message_for
 # A form's problem names its field, so that every problem can be listed at once.
 FIELD_NAMED = N_("%(field)s: %(message)s")
 FIELD_REQUIRED = N_("%(field)s is required.")
+
+
+class WordedLabel(Protocol):
+    """A label in a campaign's words (R8.2, app/campaigns/terms.py)."""
+
+    def text(self, gettext: Any) -> str: ...
+
+
+# A field's label: an English message id, or one in the campaign's words.
+Label = str | WordedLabel
 
 _TYPE_TO_CODE = {
     "missing": "field_required",
@@ -60,24 +72,26 @@ def details_from_errors(errors: list[dict[str, Any]], gettext) -> list[dict[str,
     return details
 
 
-def _label(gettext, label: str) -> str:
+def _label(gettext, label: Label) -> str:
+    if hasattr(label, "text"):  # a label in a campaign's words (R8.2), said in the reader's language
+        return label.text(gettext)
     # Form labels may hold a literal percent sign written "%%" for Jinja's gettext.
     return gettext(label).replace("%%", "%")
 
 
-def named(gettext, label: str | None, message: str) -> str:
+def named(gettext, label: Label | None, message: str) -> str:
     """ "Nickname: A nickname has 3 to 32 letters…" — `label` is an English message id."""
     return gettext(FIELD_NAMED) % {"field": _label(gettext, label), "message": message} if label else message
 
 
-def required(gettext, label: str | None) -> str:
+def required(gettext, label: Label | None) -> str:
     """ "Campaign name is required." """
     if not label:
         return message_for("field_required", {}, gettext)
     return gettext(FIELD_REQUIRED) % {"field": _label(gettext, label)}
 
 
-def named_code(gettext, label: str | None, code: str, params: dict[str, Any] | None = None) -> str:
+def named_code(gettext, label: Label | None, code: str, params: dict[str, Any] | None = None) -> str:
     """A DomainError code's message for one field of a form, named by its label."""
     if code == "field_required":
         return required(gettext, label)
@@ -96,7 +110,7 @@ def _form_field(loc) -> list[str]:
     return parts
 
 
-def field_errors(exc: ValidationError, gettext, labels: dict[str, str] | None = None) -> dict[str, str]:
+def field_errors(exc: ValidationError, gettext, labels: Mapping[str, Label] | None = None) -> dict[str, str]:
     """For forms: every field's first problem, so all are shown at once, each named by its
     label (`labels`: field -> English message id of its label). A blank field that needs a
     value is "required", not "too short" or "not a number"."""

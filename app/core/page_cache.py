@@ -1,0 +1,102 @@
+"""What a browser may keep of an answer, and how it revalidates a page (issue 17, issue 27
+item 7, issue 28 item 10; SPEC R11.2).
+
+- A campaign page's ETag is a digest of the page as drawn for this viewer: it changes exactly
+  when what the viewer receives changes, never because something hidden from them changed (an
+  ETag made of the campaign's change counters told a phone polling its dashboard whenever
+  another player sent a secret order, bought, or was paid by the GM). A request whose
+  If-None-Match names it gets a 304 without the body: the page is still drawn (that is the
+  price of telling nothing), the bytes are saved.
+- Whatever is drawn for someone logged in, carries a flash message (a new API token is shown
+  in one) or hands out a token answers `private, no-store`: no shared cache and no browser
+  cache keeps it (the service worker's offline copies live in the Cache API, which is not an
+  HTTP cache and is emptied at logout). Answers that say otherwise themselves (static files,
+  map images under hashed URLs, the live stream, exports) keep their own word; HTML pages are
+  always overridden.
+"""
+
+from __future__ import annotations
+
+import hashlib
+
+from starlette.datastructures import MutableHeaders
+from starlette.types import ASGIApp, Message, Receive, Scope, Send
+
+NO_STORE = "private, no-store"
+WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# Dropped from a 304: it has no body (RFC 9110 15.4.5 keeps ETag, Cache-Control, Vary, cookies).
+BODY_HEADERS = {"content-type", "content-length", "content-encoding"}
+
+
+def body_etag(body: bytes) -> str:
+    """Weak: GZipMiddleware (outside) sends the same page compressed or not."""
+    return 'W/"' + hashlib.sha256(body).hexdigest()[:32] + '"'
+
+
+def _matches(if_none_match: str, etag: str) -> bool:
+    """Weak comparison (RFC 9110 13.1.2), as a cache revalidates with either form."""
+    wanted = etag.removeprefix("W/")
+    return any(tag.strip() == "*" or tag.strip().removeprefix("W/") == wanted for tag in if_none_match.split(","))
+
+
+def _private(scope: Scope) -> bool:
+    state = scope.get("state") or {}
+    if state.get("user") is not None or state.get("flash_taken"):
+        return True
+    # POST /api/v1/auth/tokens answers a new token to someone not (yet) logged in.
+    return scope.get("method") in WRITE_METHODS
+
+
+class PageCache:
+    """Pure ASGI, outside the cookies-and-headers middleware (so that a 304 keeps its cookies
+    and security headers) and inside compression (so that the digest is of the page itself)."""
+
+    def __init__(self, app: ASGIApp) -> None:
+        self.app = app
+
+    async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
+        if scope["type"] != "http":
+            await self.app(scope, receive, send)
+            return
+        start: Message | None = None
+        chunks: list[bytes] = []
+
+        async def send_cached(message: Message) -> None:
+            nonlocal start
+            if message["type"] == "http.response.start":
+                headers = MutableHeaders(scope=message)
+                html = headers.get("content-type", "").startswith("text/html")
+                if _private(scope) and (html or "cache-control" not in headers):
+                    headers["Cache-Control"] = NO_STORE
+                if html and message["status"] == 200 and (scope.get("state") or {}).get("page_etag"):
+                    start = message  # held until the whole page is drawn
+                    return
+                await send(message)
+                return
+            if start is None or message["type"] != "http.response.body":
+                await send(message)
+                return
+            chunks.append(message.get("body", b""))
+            if message.get("more_body", False):
+                return
+            await _send_page(scope, start, b"".join(chunks), send)
+
+        await self.app(scope, receive, send_cached)
+
+
+def page_etag_of(scope: Scope, body: bytes) -> str:
+    """The page's ETag: of its bytes alone (tests put back an ETag of other things here, to
+    see the differential secrecy walk fail)."""
+    return body_etag(body)
+
+
+async def _send_page(scope: Scope, start: Message, body: bytes, send: Send) -> None:
+    headers = MutableHeaders(scope=start)
+    etag = headers["ETag"] = page_etag_of(scope, body)
+    asked = dict(scope.get("headers") or []).get(b"if-none-match", b"").decode("latin-1")
+    if asked and _matches(asked, etag):
+        start["status"] = 304
+        start["headers"] = [(k, v) for k, v in start["headers"] if k.decode("latin-1").lower() not in BODY_HEADERS]
+        body = b""
+    await send(start)
+    await send({"type": "http.response.body", "body": body, "more_body": False})
