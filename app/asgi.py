@@ -1,4 +1,7 @@
 """The ASGI application for uvicorn (`app.asgi:app`)."""
+
+from app.core.memory import fewer_malloc_arenas
 from app.main import create_app
 
+fewer_malloc_arenas()  # before the app's threads: a worker keeps less memory (app/core/memory.py)
 app = create_app()

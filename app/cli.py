@@ -1,7 +1,9 @@
 """The `hideout` command: serve, migrate, demo, import-catalog, backup, restore."""
+
 from __future__ import annotations
 
 import argparse
+import socket
 import sqlite3
 import sys
 from contextlib import closing
@@ -13,6 +15,7 @@ import uvicorn
 from app.catalog.battlescribe import BattleScribeError, import_catalog
 from app.catalog.catalog import STARTER_DIR, CatalogError, load
 from app.core.db import make_engine, unit_of_work
+from app.core.files import private_file
 from app.core.logging import configure_logging
 from app.core.migrate import upgrade
 from app.core.settings import get_settings
@@ -20,7 +23,7 @@ from app.demo import create_demo, demo_logins
 from app.exports import cli as exports_cli
 from app.season import cli as season_cli
 from app.webhooks import cli as webhooks_cli
-
+from app.wiring import wire
 
 GRACEFUL_SECONDS = 10
 # Idle connections are kept this long. Uvicorn's 5 s closed a phone's connection while its
@@ -56,27 +59,64 @@ def cmd_demo(_args) -> int:
     return 0
 
 
+def port_taken(host: str, port: int) -> str | None:
+    """Why host:port cannot be listened on now (another server has it, the address is not
+    this machine's…), or None when it can. SO_REUSEADDR as uvicorn sets it: a port left in
+    TIME_WAIT by a server just stopped is free."""
+    try:
+        infos = socket.getaddrinfo(host, port, type=socket.SOCK_STREAM, flags=socket.AI_PASSIVE)
+    except socket.gaierror as exc:
+        return exc.strerror
+    family, kind, proto, _name, address = infos[0]
+    with socket.socket(family, kind, proto) as probe:
+        probe.setsockopt(socket.SOL_SOCKET, socket.SO_REUSEADDR, 1)
+        try:
+            probe.bind(address)
+        except OSError as exc:
+            return exc.strerror or str(exc)
+    return None
+
+
 def cmd_serve(args) -> int:
+    # Issue 30: a busy port is said at once, before "Hideout runs at …" could be printed.
+    busy = port_taken(args.host, args.port)
+    if busy:
+        print(
+            f"Hideout cannot listen on {args.host}:{args.port}: {busy}. Another program (perhaps Hideout "
+            f"already running) uses it: stop it, or choose another port, e.g. `make run PORT={args.port + 1}`.",
+            file=sys.stderr,
+        )
+        return 1
     get_settings().resolved_secret_key()  # refuse a known key before anything else
     _migrate()
     if not args.no_demo:
         _demo()
         print("Demo logins:\n" + demo_logins())
     if args.workers > 1 and get_settings().resolved_database_url().startswith("sqlite"):
-        print("Note: on SQLite, live updates reach pages served by another worker only at its next heartbeat "
-              "(up to 15 s); use one worker, or PostgreSQL (docs/deploy.md).")
+        print(
+            "Note: on SQLite, live updates reach pages served by another worker only at its next heartbeat "
+            "(up to 15 s); use one worker, or PostgreSQL (docs/deploy.md)."
+        )
     print(f"Hideout runs at http://{args.host}:{args.port}")
     settings = get_settings()
     configure_logging(json=settings.log_json, level=settings.log_level)
     # Uvicorn's own lines go through the same handler; requests are logged by the app.
     # Open live streams end at once on SIGTERM (app/core/live.py); the bound is for slow requests.
-    uvicorn.run("app.asgi:app", host=args.host, port=args.port, workers=args.workers, proxy_headers=True,
-                log_config=None, access_log=False, timeout_graceful_shutdown=GRACEFUL_SECONDS,
-                timeout_keep_alive=KEEP_ALIVE_SECONDS,
-                # A worker answers its first health check only once the whole app is imported:
-                # on a small, busy box that takes longer than uvicorn's 5 s, and it would be
-                # killed and started again in a loop (issue 20).
-                timeout_worker_healthcheck=30)
+    uvicorn.run(
+        "app.asgi:app",
+        host=args.host,
+        port=args.port,
+        workers=args.workers,
+        proxy_headers=True,
+        log_config=None,
+        access_log=False,
+        timeout_graceful_shutdown=GRACEFUL_SECONDS,
+        timeout_keep_alive=KEEP_ALIVE_SECONDS,
+        # A worker answers its first health check only once the whole app is imported:
+        # on a small, busy box that takes longer than uvicorn's 5 s, and it would be
+        # killed and started again in a loop (issue 20).
+        timeout_worker_healthcheck=30,
+    )
     return 0
 
 
@@ -100,8 +140,7 @@ def cmd_backup(args) -> int:
         print("This database is PostgreSQL: back it up with pg_dump, e.g. `pg_dump -Fc hideout > hideout.dump`.")
         return 2
     source_path = url.split("sqlite:///", 1)[1]
-    target = Path(args.path)
-    target.parent.mkdir(parents=True, exist_ok=True)
+    target = private_file(Path(args.path))
     # The online backup API copies a consistent snapshot while the server keeps running.
     with sqlite3.connect(source_path) as source, sqlite3.connect(target) as dest:
         source.backup(dest)
@@ -139,8 +178,9 @@ def backup_revision(path: Path) -> str:
         raise ValueError(f"{path} has no single migration recorded, so it is not a Hideout database.")
     (revision,) = rows[0]
     if revision not in known_revisions():
-        raise ValueError(f"{path} is at migration {revision}, which this version of Hideout does not know "
-                         "(a backup from a newer version?).")
+        raise ValueError(
+            f"{path} is at migration {revision}, which this version of Hideout does not know (a backup from a newer version?)."
+        )
     return revision
 
 
@@ -165,12 +205,15 @@ def cmd_restore(args) -> int:
         try:
             live.execute("PRAGMA journal_mode=DELETE").fetchone()
         except sqlite3.OperationalError:
-            print("Not restored: the database is in use. Stop the server first (systemctl stop hideout). "
-                  "The database was not changed.", file=sys.stderr)
+            print(
+                "Not restored: the database is in use. Stop the server first (systemctl stop hideout). "
+                "The database was not changed.",
+                file=sys.stderr,
+            )
             return RESTORE_IN_USE
         kept = None
         if live.execute("SELECT count(*) FROM sqlite_master").fetchone()[0]:
-            kept = target.with_name(f"{target.name}.before-restore-{datetime.now(UTC):%Y%m%dT%H%M%SZ}")
+            kept = private_file(target.with_name(f"{target.name}.before-restore-{datetime.now(UTC):%Y%m%dT%H%M%SZ}"))
             with closing(sqlite3.connect(kept)) as copy:
                 live.backup(copy)
         # Through SQLite rather than a file copy: no stale write-ahead log can outlive the old data.
@@ -208,6 +251,7 @@ def main(argv: list[str] | None = None) -> int:
     for module in (season_cli, webhooks_cli, exports_cli):
         module.add_commands(sub)
     args = parser.parse_args(argv)
+    wire()  # every command runs the same composition as the server (issue 31: `tick` once missed the alliances)
     return args.func(args)
 
 

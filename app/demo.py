@@ -1,11 +1,13 @@
 """The demo campaign that `make run` shows: a GM, three players, places and hideouts,
 round 1 in Preparation. Built through the same services as every request."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
 from app.accounts import service as accounts
 from app.accounts.models import User
+from app.campaigns import lifecycle
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
 from app.catalog.catalog import STARTER_DIR, load
@@ -54,17 +56,25 @@ def create_demo(session: Session) -> bool:
     place_ids = []
     for name, income, flag, x, y, text in PLACES:
         place = maps.create_place(
-            session, actor=gm, campaign_id=campaign.id,
+            session,
+            actor=gm,
+            campaign_id=campaign.id,
             data={"name": name, "income": income, "hideout_slot": flag, "x": x, "y": y, "description": text},
         )
         place_ids.append(place.id)
     ruins = place_ids[4]
     inner = [
         maps.create_place(
-            session, actor=gm, campaign_id=campaign.id,
+            session,
+            actor=gm,
+            campaign_id=campaign.id,
             data={"name": name, "income": 6, "hideout_slot": False, "x": x, "y": y, "parent_id": ruins, "entry": entry},
         ).id
-        for name, x, y, entry in (("Ruined Gate", 50, 85, True), ("Throne Hall", 50, 30, False), ("Crypt of Kings", 25, 60, False))
+        for name, x, y, entry in (
+            ("Ruined Gate", 50, 85, True),
+            ("Throne Hall", 50, 30, False),
+            ("Crypt of Kings", 25, 60, False),
+        )
     ]
     # Paths: index pairs into PLACES (and the ruins' inner places), one-way where marked.
     for a, b, one_way in ((0, 5, False), (5, 2, False), (0, 4, False), (1, 4, False), (1, 3, False), (3, 4, True), (2, 4, False)):
@@ -73,13 +83,13 @@ def create_demo(session: Session) -> bool:
         maps.create_path(session, actor=gm, campaign_id=campaign.id, from_id=inner[a], to_id=inner[b], one_way=False)
     campaigns.update_settings(session, actor=gm, campaign_id=campaign.id, changes={}, wizard_step=6)
     for nickname in DEMO_PLAYERS:
-        campaigns.invite(session, actor=gm, campaign_id=campaign.id, nickname=nickname)
-        campaigns.accept_invitation(session, actor=users[nickname], campaign_id=campaign.id)
-    campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="hideouts")
+        lifecycle.invite(session, actor=gm, campaign_id=campaign.id, nickname=nickname)
+        lifecycle.accept_invitation(session, actor=users[nickname], campaign_id=campaign.id)
+    lifecycle.set_status(session, actor=gm, campaign_id=campaign.id, target="hideouts")
     for nickname, place_id in zip(DEMO_PLAYERS, place_ids):
-        campaigns.claim_hideout(session, actor=users[nickname], campaign_id=campaign.id, place_id=place_id)
+        lifecycle.claim_hideout(session, actor=users[nickname], campaign_id=campaign.id, place_id=place_id)
     _companies(session, campaign.id, users)
-    campaigns.set_status(session, actor=gm, campaign_id=campaign.id, target="running")
+    lifecycle.set_status(session, actor=gm, campaign_id=campaign.id, target="running")
     _round_one(session, campaign.id, gm, users, ruins)
     _guild(session, campaign.id, users)
     return True
@@ -95,26 +105,48 @@ def _guild(session: Session, campaign_id: int, users: dict) -> None:
 def _round_one(session: Session, campaign_id: int, gm, users: dict, ruins: int) -> None:
     """An event to fight over and a warband for each player, ready for Orders."""
     catalog = load([STARTER_DIR])
-    events.create_event(session, actor=gm, campaign_id=campaign_id, catalog=catalog, data={
-        "place_id": ruins, "title": "The Crown is Sighted", "duration": 2, "reward": "A Unique item of the GM's choice",
-        "text": "A shepherd swears he saw a glint of gold among the fallen stones.",
-        "notes": "With three or more warbands: whoever holds the centre at the end wins."})
+    events.create_event(
+        session,
+        actor=gm,
+        campaign_id=campaign_id,
+        catalog=catalog,
+        data={
+            "place_id": ruins,
+            "title": "The Crown is Sighted",
+            "duration": 2,
+            "reward": "A Unique item of the GM's choice",
+            "text": "A shepherd swears he saw a glint of gold among the fallen stones.",
+            "notes": "With three or more warbands: whoever holds the centre at the end wins.",
+        },
+    )
     for nickname, name in zip(DEMO_PLAYERS, ("Lions of the Ford", "Da Mill Krushas", "The Restless")):
         player = users[nickname]
-        company = session.exec(select(Company).join(Player, Player.id == Company.player_id)
-                               .where(Player.user_id == player.id, Player.campaign_id == campaign_id)).one()
+        company = session.exec(
+            select(Company)
+            .join(Player, Player.id == Company.player_id)
+            .where(Player.user_id == player.id, Player.campaign_id == campaign_id)
+        ).one()
         model_ids = list(session.exec(select(CompanyModel.id).where(CompanyModel.company_id == company.id)).all())
-        warbands.create_warband(session, actor=player, campaign_id=campaign_id, name=name, model_ids=model_ids,
-                                mercenary_key=None, catalog=catalog)
+        warbands.create_warband(
+            session, actor=player, campaign_id=campaign_id, name=name, model_ids=model_ids, mercenary_key=None, catalog=catalog
+        )
 
 
 # Each demo player's faction and a first purchase, so the company pages have something to show.
 COMPANIES = {
-    "anna": ("basileans", ["basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms",
-                           "basileans.crossbowman", "basileans.sisterhood"], ["item.bandages", "item.spear"]),
+    "anna": (
+        "basileans",
+        [
+            "basileans.veteran-sergeant",
+            "basileans.man-at-arms",
+            "basileans.man-at-arms",
+            "basileans.crossbowman",
+            "basileans.sisterhood",
+        ],
+        ["item.bandages", "item.spear"],
+    ),
     "borys": ("orcs", ["orcs.krusher", "orcs.ax", "orcs.ax", "orcs.greatax"], ["item.brew-of-courage"]),
-    "celina": ("undead", ["undead.necromancer", "undead.skeleton", "undead.skeleton", "undead.zombie",
-                          "undead.revenant"], []),
+    "celina": ("undead", ["undead.necromancer", "undead.skeleton", "undead.skeleton", "undead.zombie", "undead.revenant"], []),
 }
 
 

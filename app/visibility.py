@@ -3,18 +3,23 @@
 Every service that reads a campaign goes through `viewer_for`; secret things (orders,
 alliances, transfers, letters, companies) will be filtered here as they arrive.
 """
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import and_, func, or_
-from sqlmodel import Session, select
+from sqlalchemy import ColumnElement, and_, func, or_
+from sqlalchemy.orm import Mapped
+from sqlmodel import Session, col, select
+from sqlmodel.sql.expression import SelectOfScalar
 
 from app.accounts.models import User
 from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
+from app.core.db import saved_id
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
+from app.people.models import GameMaster
 from app.settlement.models import Ransom, Settlement
 from app.warbands.models import Order
 
@@ -25,10 +30,15 @@ class Viewer:
     campaign: Campaign
     player: Player | None
     invited: bool = False
+    co_gm: bool = False  # R12.8: a game master the GM added, with the GM's rights and limits
 
     @property
-    def is_gm(self) -> bool:
-        return self.campaign.gm_user_id == self.user.id
+    def campaign_id(self) -> int:
+        return saved_id(self.campaign.id)
+
+    @property
+    def is_gm(self) -> bool:  # the one place "is this viewer a game master" is decided (R12.8)
+        return self.co_gm or self.campaign.gm_user_id == self.user.id
 
     @property
     def is_member(self) -> bool:
@@ -37,21 +47,34 @@ class Viewer:
     def may_see_gold_of(self, player_id: int) -> bool:
         return self.is_gm or (self.player is not None and self.player.id == player_id)
 
+    def sees_balance_of(self, player_id: int) -> bool:
+        """R11.2: a player's balance, and each ledger entry's balance after it — its owner's;
+        the GM's too unless the gold transfers module is on, for then any figure would be
+        worked out from transfers the GM may not see (the module is fixed once running)."""
+        if not self.may_see_gold_of(player_id):
+            return False
+        own = self.player is not None and self.player.id == player_id
+        return own or not (self.is_gm and (self.campaign.modules or {}).get("gold_transfers"))
+
 
 def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = False, invitee_ok: bool = False) -> Viewer:
     """The campaign as this user may see it. Outsiders get 404, never 403: they are not
     told that a campaign exists."""
     # One statement for the campaign and the user's player in it (issue 17: the fixed cost of
     # every request); a lock takes the campaign row only.
-    query = (select(Campaign, Player).outerjoin(Player, and_(Player.campaign_id == Campaign.id, Player.user_id == user.id))
-             .where(Campaign.id == campaign_id))
+    query = (
+        select(Campaign, Player, GameMaster.id)
+        .outerjoin(Player, and_(col(Player.campaign_id) == Campaign.id, col(Player.user_id) == user.id))
+        .outerjoin(GameMaster, and_(col(GameMaster.campaign_id) == Campaign.id, col(GameMaster.user_id) == user.id))
+        .where(Campaign.id == campaign_id)
+    )
     if lock:
         query = query.with_for_update(of=Campaign)
     row = session.exec(query).first()
     if row is None:
         raise DomainError("not_found")
-    campaign, player = row
-    viewer = Viewer(user=user, campaign=campaign, player=player)
+    campaign, player, co_gm = row
+    viewer = Viewer(user=user, campaign=campaign, player=player, co_gm=co_gm is not None)
     if viewer.is_member:
         return viewer
     if invitee_ok:
@@ -92,7 +115,7 @@ def orders_public(campaign: Campaign, round_: int) -> bool:
 def visible_orders(session: Session, viewer: Viewer, round_: int):
     """The orders of a round that this viewer may see: all of them for the GM or once
     public, otherwise the viewer's own (none for anybody else)."""
-    query = select(Order).where(Order.campaign_id == viewer.campaign.id, Order.round == round_).order_by(Order.id)
+    query = select(Order).where(Order.campaign_id == viewer.campaign.id, Order.round == round_).order_by(col(Order.id))
     if not (viewer.is_gm or orders_public(viewer.campaign, round_)):
         if viewer.player is None:
             return []
@@ -113,7 +136,7 @@ def visible_settlements(session: Session, viewer: Viewer, round_: int):
         if viewer.player is None:
             return []
         query = query.where(Settlement.player_id == viewer.player.id)
-    return list(session.exec(query.order_by(Settlement.id)).all())
+    return list(session.exec(query.order_by(col(Settlement.id))).all())
 
 
 def visible_ransoms(session: Session, viewer: Viewer, *, lock: bool = False, ransom_id: int | None = None):
@@ -124,10 +147,12 @@ def visible_ransoms(session: Session, viewer: Viewer, *, lock: bool = False, ran
     if not viewer.is_gm:
         if viewer.player is None:
             return []
-        query = query.where(or_(Ransom.owner_player_id == viewer.player.id, Ransom.captor_player_id == viewer.player.id))
+        query = query.where(
+            or_(col(Ransom.owner_player_id) == viewer.player.id, col(Ransom.captor_player_id) == viewer.player.id)
+        )
     if lock:
         query = query.with_for_update()
-    return list(session.exec(query.order_by(Ransom.id)).all())
+    return list(session.exec(query.order_by(col(Ransom.id))).all())
 
 
 def private_owner(viewer: Viewer, player_id: int | None) -> int:
@@ -136,7 +161,7 @@ def private_owner(viewer: Viewer, player_id: int | None) -> int:
     if player_id is None:
         if viewer.player is None:
             raise DomainError("player_id_required" if viewer.is_gm else "not_found")
-        return viewer.player.id
+        return saved_id(viewer.player.id)
     if not viewer.may_see_gold_of(player_id):
         raise DomainError("not_found")
     return player_id
@@ -162,6 +187,13 @@ def gm_viewer(session: Session, user: User, campaign_id: int) -> Viewer:
     return viewer
 
 
+def outsider_viewer(campaign: Campaign) -> Viewer:
+    """R12.5: the club screen's viewer — nobody's seat and no game master, so it is shown only
+    what every member sees: orders, alliances and results from Battles on; no gold, company,
+    letter, transfer, settlement or ransom."""
+    return Viewer(user=User(id=0, nickname="", nickname_key="", password_hash=""), campaign=campaign, player=None)
+
+
 def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
     """A row of this campaign; anything else is simply not found."""
     row = session.get(cls, row_id)
@@ -178,32 +210,43 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
     query = select(Alliance).where(Alliance.campaign_id == campaign.id)
     if round_ is not None:
         query = query.where(Alliance.round == round_)
-    rows = list(session.exec(query.order_by(Alliance.id.desc())).all())
+    rows = list(session.exec(query.order_by(col(Alliance.id).desc())).all())
     me = viewer.player.id if viewer.player else None
-    mine = set()
+    mine: set[int] = set()
     if me is not None and rows:
-        mine = set(session.exec(select(AllianceMember.alliance_id).where(
-            AllianceMember.campaign_id == campaign.id, AllianceMember.player_id == me,
-            AllianceMember.status.in_(("invited", "member")))).all())
+        mine = set(
+            session.exec(
+                select(AllianceMember.alliance_id).where(
+                    AllianceMember.campaign_id == campaign.id,
+                    AllianceMember.player_id == me,
+                    col(AllianceMember.status).in_(("invited", "member")),
+                )
+            ).all()
+        )
     public = {a.id for a in rows if orders_public(campaign, a.round) and a.status != "ended"}
     if public:
-        joined = set(session.exec(select(AllianceMember.alliance_id).where(
-            AllianceMember.alliance_id.in_(public), AllianceMember.status == "member")
-            .group_by(AllianceMember.alliance_id).having(func.count() >= 2)).all())
+        joined = set(
+            session.exec(
+                select(AllianceMember.alliance_id)
+                .where(col(AllianceMember.alliance_id).in_(public), AllianceMember.status == "member")
+                .group_by(col(AllianceMember.alliance_id))
+                .having(func.count() >= 2)
+            ).all()
+        )
         public &= joined
     return [a for a in rows if a.id in mine or a.id in public]
 
 
-def _hidden_entries(campaign: Campaign):
+def _hidden_entries(campaign: Campaign) -> ColumnElement[bool]:
     """Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and
     the mission-alliance fees of a round whose Battles have not begun (R8.8)."""
-    hidden = LedgerEntry.kind == "transfer"
+    hidden = col(LedgerEntry.kind) == "transfer"
     if not orders_public(campaign, campaign.round):
-        hidden = hidden | ((LedgerEntry.kind == "alliance_fee") & (LedgerEntry.round == campaign.round))
+        hidden = hidden | ((col(LedgerEntry.kind) == "alliance_fee") & (col(LedgerEntry.round) == campaign.round))
     return hidden
 
 
-def secret_ledger_filter(viewer: Viewer, player_id: int):
+def secret_ledger_filter(viewer: Viewer, player_id: int) -> ColumnElement[bool] | None:
     """A player's ledger as seen by somebody else (the GM): the condition that leaves out what
     only its owner may see, or None for the owner."""
     if viewer.player is not None and viewer.player.id == player_id:
@@ -217,12 +260,15 @@ def hidden_gold(session: Session, viewer: Viewer, player_id: int | None = None) 
     R8.11). Empty for anybody who sees no one's gold but their own. One statement."""
     if not viewer.is_gm:
         return {}
-    query = (select(LedgerEntry.player_id, func.sum(LedgerEntry.amount))
-             .where(LedgerEntry.campaign_id == viewer.campaign.id, _hidden_entries(viewer.campaign)))
+    query = select(LedgerEntry.player_id, func.sum(LedgerEntry.amount)).where(
+        LedgerEntry.campaign_id == viewer.campaign.id, _hidden_entries(viewer.campaign)
+    )
     if player_id is not None:
         query = query.where(LedgerEntry.player_id == player_id)
     own = viewer.player.id if viewer.player else None
-    return {pid: int(total) for pid, total in session.exec(query.group_by(LedgerEntry.player_id)).all() if pid != own and total}
+    return {
+        pid: int(total) for pid, total in session.exec(query.group_by(col(LedgerEntry.player_id))).all() if pid != own and total
+    }
 
 
 def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[tuple[int, int]]:
@@ -231,7 +277,7 @@ def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[
     if secret_ledger_filter(viewer, player_id) is None:
         return []
     query = select(LedgerEntry.id, LedgerEntry.amount).where(LedgerEntry.player_id == player_id, _hidden_entries(viewer.campaign))
-    return [(i, a) for i, a in session.exec(query.order_by(LedgerEntry.id)).all()]
+    return [(saved_id(i), a) for i, a in session.exec(query.order_by(col(LedgerEntry.id))).all()]
 
 
 # --- letters (R8.12, R9.4) ---------------------------------------------------------------------
@@ -242,7 +288,7 @@ from sqlalchemy import false as _false  # noqa: E402
 from app.letters.models import Letter  # noqa: E402
 
 
-def _letter_side(viewer: Viewer, column):
+def _letter_side(viewer: Viewer, column: Mapped[int | None]) -> ColumnElement[bool]:
     """`column` (a letter's from or to) is this viewer's side."""
     if viewer.player is not None:
         return column == viewer.player.id
@@ -251,18 +297,25 @@ def _letter_side(viewer: Viewer, column):
     return _false()
 
 
-def visible_letters(viewer: Viewer, *, box: str | None = None):
+def visible_letters(viewer: Viewer, *, box: str | None = None) -> SelectOfScalar[Letter]:
     """The letters this viewer may read, as a statement to filter further: `box="in"` the ones
     received, `"out"` the ones sent, None both."""
-    received, sent = _letter_side(viewer, Letter.to_player_id), _letter_side(viewer, Letter.from_player_id)
+    received, sent = _letter_side(viewer, col(Letter.to_player_id)), _letter_side(viewer, col(Letter.from_player_id))
     side = received if box == "in" else sent if box == "out" else or_(received, sent)
     return select(Letter).where(Letter.campaign_id == viewer.campaign.id, side)
 
 
 def unread_letters_count(viewer: Viewer):
     """How many letters wait unread for this viewer, as one statement."""
-    return select(func.count()).select_from(Letter).where(
-        Letter.campaign_id == viewer.campaign.id, _letter_side(viewer, Letter.to_player_id), Letter.read_at.is_(None))
+    return (
+        select(func.count())
+        .select_from(Letter)
+        .where(
+            Letter.campaign_id == viewer.campaign.id,
+            _letter_side(viewer, col(Letter.to_player_id)),
+            col(Letter.read_at).is_(None),
+        )
+    )
 
 
 def letter_party(viewer: Viewer) -> tuple[bool, int | None]:
@@ -281,61 +334,3 @@ def may_read_letter(viewer: Viewer, letter: Letter) -> bool:
 def is_letter_recipient(viewer: Viewer, letter: Letter) -> bool:
     member, me = letter_party(viewer)
     return member and letter.campaign_id == viewer.campaign.id and letter.to_player_id == me
-
-
-# --- the live stream (R11.4) -------------------------------------------------------------------
-
-from app.gold.models import Transfer  # noqa: E402
-from app.guilds.models import Guild, GuildRequest  # noqa: E402
-
-# Public from the moment they happen: every member may hear of them.
-LIVE_PUBLIC = {"phase", "battles", "result", "clock"}
-
-
-def live_events_seen_by(session: Session, viewer: Viewer, events: list) -> list[tuple[object, object | None]]:
-    """The live events (app/live) this viewer may hear of, each with its subject row as this
-    viewer may see it (a letter, a transfer, a guild request with its guild, an alliance).
-    Everything else is dropped without a trace: no name, no count (R11.2)."""
-    by_kind: dict[str, set[int]] = {}
-    for ev in events:
-        if ev.subject_id is not None:
-            by_kind.setdefault(ev.kind, set()).add(ev.subject_id)
-    subjects = _live_subjects(session, viewer, by_kind)
-    seen = []
-    for ev in events:
-        if ev.kind in LIVE_PUBLIC:
-            seen.append((ev, None))
-        elif ev.kind == "twilight":
-            if viewer.is_gm:
-                seen.append((ev, None))
-        elif ev.kind == "settlement":
-            if may_see_settlement(viewer, (ev.data or {}).get("player_id", -1)):
-                seen.append((ev, None))
-        elif (ev.kind, ev.subject_id) in subjects:
-            seen.append((ev, subjects[(ev.kind, ev.subject_id)]))
-    return seen
-
-
-def _live_subjects(session: Session, viewer: Viewer, by_kind: dict[str, set[int]]) -> dict[tuple[str, int], object]:
-    """One statement per kind of private subject, each already limited to this viewer."""
-    found: dict[tuple[str, int], object] = {}
-    me = viewer.player.id if viewer.player else None
-    if by_kind.get("letter"):
-        for letter in session.exec(visible_letters(viewer).where(Letter.id.in_(by_kind["letter"]))).all():
-            found[("letter", letter.id)] = letter
-    if by_kind.get("transfer") and me is not None:
-        for t in session.exec(select(Transfer).where(Transfer.id.in_(by_kind["transfer"]), Transfer.campaign_id == viewer.campaign.id,
-                                                     or_(Transfer.from_player_id == me, Transfer.to_player_id == me))).all():
-            found[("transfer", t.id)] = t
-    if by_kind.get("guild") and me is not None:
-        rows = session.exec(select(GuildRequest, Guild).join(Guild, Guild.id == GuildRequest.guild_id)
-                            .where(GuildRequest.id.in_(by_kind["guild"]), GuildRequest.campaign_id == viewer.campaign.id)).all()
-        for request, guild in rows:
-            # A request is the asker's and the founder's business; an invitation, the invitee's and the founder's.
-            if me in (request.player_id, guild.founder_player_id):
-                found[("guild", request.id)] = (request, guild)
-    if by_kind.get("alliance") and me is not None:
-        for alliance in visible_alliances(session, viewer):
-            if alliance.id in by_kind["alliance"]:
-                found[("alliance", alliance.id)] = alliance
-    return found

@@ -54,13 +54,13 @@ def _me(session, user) -> MeOut:
         id=user.id,
         nickname=user.nickname,
         locale=user.locale,
+        time_zone=user.time_zone,
         campaigns=[
             CampaignRef(id=c.id, name=c.name, role=role, status=c.status, round=c.round, phase=c.phase)
             for c, role in campaigns.my_campaigns(session, user=user)
         ],
         invitations=[
-            InvitationRef(campaign_id=c.id, name=c.name, gm_nickname=gm)
-            for c, gm in campaigns.my_invitations(session, user=user)
+            InvitationRef(campaign_id=c.id, name=c.name, gm_nickname=gm) for c, gm in campaigns.my_invitations(session, user=user)
         ],
     )
 
@@ -74,4 +74,6 @@ def me(user: ApiUser, session: SessionDep):
 def update_me(body: MePatch, user: ApiUser, session: SessionDep):
     if body.locale is not None:
         service.set_locale(session, user=user, locale=body.locale)
+    if "time_zone" in body.model_fields_set:
+        service.set_time_zone(session, user=user, time_zone=body.time_zone)
     return _me(session, user)

@@ -1,11 +1,13 @@
 """Who is asking: session cookie on pages, Bearer token on the API; CSRF on both."""
+
 from __future__ import annotations
 
 import secrets
 from types import SimpleNamespace
 from typing import Annotated
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, Security
+from fastapi.security import HTTPAuthorizationCredentials, HTTPBearer
 from sqlmodel import Session
 
 from app.accounts import service
@@ -13,8 +15,6 @@ from app.accounts.models import User
 from app.core.db import WRITE_METHODS, get_session
 from app.core.errors import DomainError
 from app.core.flash import FLASH_COOKIE
-from app.core.static import NotModified, page_etag
-from app.core.types import MAX_ID
 from app.core.i18n import choose_locale
 from app.core.security import (
     CSRF_COOKIE,
@@ -26,6 +26,7 @@ from app.core.security import (
     csrf_token_valid,
     same_origin,
 )
+from app.core.types import MAX_ID
 
 SessionDep = Annotated[Session, Depends(get_session, scope="function")]
 
@@ -37,7 +38,9 @@ def _secret(request: Request) -> str:
 def _remember(request: Request, user: User | None) -> None:
     """Pages render after the unit of work may have rolled back (which expires ORM rows),
     so the page header keeps a plain copy of who is logged in."""
-    request.state.user = SimpleNamespace(id=user.id, nickname=user.nickname, locale=user.locale) if user else None
+    request.state.user = (
+        SimpleNamespace(id=user.id, nickname=user.nickname, locale=user.locale, time_zone=user.time_zone) if user else None
+    )
 
 
 def _set_locale(request: Request, user: User | None) -> None:
@@ -63,15 +66,18 @@ async def csrf_checked(request: Request) -> None:
     if request.method in WRITE_METHODS:
         submitted = request.headers.get(CSRF_HEADER)
         if submitted is None and "form" in request.headers.get("content-type", ""):
-            submitted = (await request.form()).get(CSRF_FIELD)
+            posted = (await request.form()).get(CSRF_FIELD)
+            submitted = posted if isinstance(posted, str) else None  # a file in its place proves nothing
         if not _csrf_ok(request, submitted):
             _set_locale(request, None)
             raise DomainError("csrf_failed")
 
 
 def _session_user(request: Request, session: Session, token: str, versions_of: int | None = None) -> User | None:
-    user, ended, request.state.page_versions = service.lookup_session(session, request.app.state.settings, _secret(request),
-                                                                      token, versions_of)
+    user, ended, request.state.page_versions, acts = service.lookup_session(
+        session, request.app.state.settings, _secret(request), token, versions_of
+    )
+    request.state.form_once = str(acts)
     if ended:
         # The ended session's row is deleted (kept even if this request is then refused)
         # and the response drops the cookie (app/main.py).
@@ -96,13 +102,11 @@ def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depe
     user = _session_user(request, session, token, _campaign_page(request)) if token else None
     _remember(request, user)
     _set_locale(request, user)
-    versions = getattr(request.state, "page_versions", None) if user else None
-    # A page carrying a flash message is not the page a later revalidation would show.
-    if versions is not None and not request.cookies.get(FLASH_COOKIE):
-        # Issue 17: what the page shows follows from these; an unchanged page is not drawn again.
-        request.state.etag = page_etag(request, user.id, versions)
-        if request.state.etag in request.headers.get("if-none-match", ""):
-            raise NotModified(request.state.etag)
+    # Issue 17: a campaign page carries an ETag, a digest of the page as drawn for this viewer
+    # (app/core/page_cache.py; issue 27 item 7: never of what others did). A page carrying a
+    # flash message is not the page a later revalidation would show.
+    if user and getattr(request.state, "page_versions", None) is not None and not request.cookies.get(FLASH_COOKIE):
+        request.state.page_etag = True
     return user
 
 
@@ -125,15 +129,23 @@ def _api_identity(request: Request, session: Session) -> User | None:
         return None
     user = _session_user(request, session, token)
     # The cookie is accepted on the API only with the same CSRF proof as a form.
-    if user and request.method in WRITE_METHODS:
-        if not _csrf_ok(request, request.headers.get(CSRF_HEADER)):
-            _remember(request, user)
-            _set_locale(request, user)
-            raise DomainError("csrf_failed")
+    if user and request.method in WRITE_METHODS and not _csrf_ok(request, request.headers.get(CSRF_HEADER)):
+        _remember(request, user)
+        _set_locale(request, user)
+        raise DomainError("csrf_failed")
     return user
 
 
-def api_user_optional(request: Request, session: SessionDep) -> User | None:
+# Declared so the OpenAPI document names the scheme and /api/docs's Authorize sends the token;
+# the header itself is read by _api_identity, which also takes the session cookie.
+BEARER = HTTPBearer(
+    auto_error=False, scheme_name="bearer", description="An API token from the Account page or POST /api/v1/auth/tokens."
+)
+
+
+def api_user_optional(
+    request: Request, session: SessionDep, _bearer: Annotated[HTTPAuthorizationCredentials | None, Security(BEARER)] = None
+) -> User | None:
     user = _api_identity(request, session)
     _remember(request, user)
     _set_locale(request, user)

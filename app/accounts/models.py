@@ -15,6 +15,8 @@ class User(SQLModel, table=True):
     nickname_key: str = Field(max_length=32, unique=True)
     password_hash: str = Field(max_length=255)
     locale: str | None = Field(default=None, max_length=8)
+    # The reader's IANA time zone ("Europe/Warsaw"): pages say times in it; None is UTC (issue 34).
+    time_zone: str | None = Field(default=None, max_length=64)
     created_at: datetime = Field(default_factory=utcnow)
 
 
@@ -28,6 +30,9 @@ class UserSession(SQLModel, table=True):
     # too old session is deleted when next seen.
     last_seen_at: datetime = Field(default_factory=utcnow)
     revoked_at: datetime | None = None
+    # How many page forms this session has acted on: its forms' one-time key (SPEC R11.6).
+    # Only the session's own acts move it, so no page shows another viewer's activity.
+    acts: int = Field(default=0, sa_column_kwargs={"server_default": "0"})
 
 
 class ApiToken(SQLModel, table=True):

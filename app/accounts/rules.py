@@ -1,4 +1,5 @@
 """Pure account rules."""
+
 from __future__ import annotations
 
 import math
@@ -36,8 +37,7 @@ def check_password(password: str) -> None:
 SESSION_TOUCH = timedelta(minutes=5)
 
 
-def session_expired(*, created_at: datetime, last_seen_at: datetime, now: datetime,
-                    idle: timedelta, max_age: timedelta) -> bool:
+def session_expired(*, created_at: datetime, last_seen_at: datetime, now: datetime, idle: timedelta, max_age: timedelta) -> bool:
     return now - last_seen_at >= idle or now - created_at >= max_age
 
 

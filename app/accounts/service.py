@@ -1,4 +1,5 @@
 """Account use cases: registration, login with throttling, sessions, API tokens."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -10,14 +11,15 @@ from sqlmodel import Session, select
 
 from app.accounts import rules
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession
-from app.versions.models import CampaignVersion
-from app.versions.service import EVERYWHERE
 from app.core.db import utcnow
 from app.core.errors import DomainError, Duration
+from app.core.formats import valid_time_zone
 from app.core.i18n import LOCALES
 from app.core.live import user_key, wake_after_commit
 from app.core.security import hash_password, new_token, token_digest, verify_password
 from app.core.settings import Settings
+from app.versions.models import CampaignVersion
+from app.versions.service import EVERYWHERE
 
 
 def register(session: Session, *, nickname: str, password: str, locale: str | None = None) -> User:
@@ -41,8 +43,10 @@ def _aware(moment: datetime | None) -> datetime | None:
 def login_throttles(settings: Settings) -> tuple[rules.Throttle, rules.Throttle]:
     """(per address and nickname together, per address alone)."""
     first, cap = timedelta(seconds=settings.login_first_wait_seconds), timedelta(minutes=settings.login_max_wait_minutes)
-    return (rules.Throttle(settings.login_max_failures, first, cap),
-            rules.Throttle(settings.login_max_failures_per_address, first, cap))
+    return (
+        rules.Throttle(settings.login_max_failures, first, cap),
+        rules.Throttle(settings.login_max_failures_per_address, first, cap),
+    )
 
 
 def authenticate(session: Session, settings: Settings, *, nickname: str, password: str, address: str) -> User:
@@ -55,8 +59,9 @@ def authenticate(session: Session, settings: Settings, *, nickname: str, passwor
     since = now - timedelta(minutes=settings.login_window_minutes)
     pair = LoginFailure.nickname_key == key
     by_pair, last_pair, by_address, last_address = session.exec(
-        select(func.count().filter(pair), func.max(LoginFailure.at).filter(pair), func.count(), func.max(LoginFailure.at))
-        .where(LoginFailure.address == address, LoginFailure.at >= since)
+        select(func.count().filter(pair), func.max(LoginFailure.at).filter(pair), func.count(), func.max(LoginFailure.at)).where(
+            LoginFailure.address == address, LoginFailure.at >= since
+        )
     ).one()
     pair_policy, address_policy = login_throttles(settings)
     wait = max(
@@ -87,11 +92,13 @@ def prune_sessions(session: Session, settings: Settings) -> int:
     """Delete every ended session: logged out, idle too long or too old (run at each login)."""
     now = utcnow()
     result = session.execute(
-        delete(UserSession).where(or_(
-            UserSession.revoked_at.is_not(None),
-            UserSession.last_seen_at <= now - timedelta(days=settings.session_idle_days),
-            UserSession.created_at <= now - timedelta(days=settings.session_max_days),
-        ))
+        delete(UserSession).where(
+            or_(
+                UserSession.revoked_at.is_not(None),
+                UserSession.last_seen_at <= now - timedelta(days=settings.session_idle_days),
+                UserSession.created_at <= now - timedelta(days=settings.session_max_days),
+            )
+        )
     )
     return result.rowcount or 0
 
@@ -111,60 +118,76 @@ def _bookkeeping(session: Session, statement) -> bool:
 def _over(live: UserSession, settings: Settings, now) -> bool:
     """Revoked, idle too long, or logged in too long ago."""
     return live.revoked_at is not None or rules.session_expired(
-        created_at=_aware(live.created_at), last_seen_at=_aware(live.last_seen_at), now=now,
-        idle=timedelta(days=settings.session_idle_days), max_age=timedelta(days=settings.session_max_days))
+        created_at=_aware(live.created_at),
+        last_seen_at=_aware(live.last_seen_at),
+        now=now,
+        idle=timedelta(days=settings.session_idle_days),
+        max_age=timedelta(days=settings.session_max_days),
+    )
 
 
 def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
     """The session's user, or None; the flag says a session was found but had ended (it
     is deleted, and the browser should drop its cookie)."""
-    user, ended, _versions = lookup_session(session, settings, secret_key, token)
+    user, ended, _versions, _acts = lookup_session(session, settings, secret_key, token)
     return user, ended
 
 
 def _login_statements():
     """Built once (issue 17: building the aliased select cost more than running it)."""
-    plain = select(User, UserSession).join(UserSession, UserSession.user_id == User.id) \
+    plain = (
+        select(User, UserSession)
+        .join(UserSession, UserSession.user_id == User.id)
         .where(UserSession.token_hash == bindparam("token_hash"))
+    )
     mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
-    with_versions = (select(User, UserSession, mine.version, anywhere.version).join(UserSession, UserSession.user_id == User.id)
-                     .outerjoin(mine, mine.campaign_id == bindparam("campaign_id"))
-                     .outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE)
-                     .where(UserSession.token_hash == bindparam("token_hash")))
+    with_versions = (
+        select(User, UserSession, mine.version, anywhere.version)
+        .join(UserSession, UserSession.user_id == User.id)
+        .outerjoin(mine, mine.campaign_id == bindparam("campaign_id"))
+        .outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE)
+        .where(UserSession.token_hash == bindparam("token_hash"))
+    )
     return plain, with_versions
 
 
 _LOGIN, _LOGIN_WITH_VERSIONS = _login_statements()
 
 
-def lookup_session(session: Session, settings: Settings, secret_key: str, token: str,
-                   versions_of: int | None = None) -> tuple[User | None, bool, tuple[int, int, int] | None]:
+def lookup_session(
+    session: Session, settings: Settings, secret_key: str, token: str, versions_of: int | None = None
+) -> tuple[User | None, bool, tuple[int, int, int] | None, int]:
     """As `user_for_session`; with `versions_of` (a campaign page) the same statement also
-    reads that campaign's change counters: (campaign id, its count, the everywhere count)."""
+    reads that campaign's change counters: (campaign id, its count, the everywhere count).
+    Last, the session's count of acted forms, its forms' one-time key (R11.6)."""
     digest = token_digest(secret_key, token)
     if versions_of is None:
         row = session.exec(_LOGIN, params={"token_hash": digest}).first()
     else:
         row = session.exec(_LOGIN_WITH_VERSIONS, params={"token_hash": digest, "campaign_id": versions_of}).first()
     if row is None:
-        return None, False, None
+        return None, False, None, 0
     user, live = row[0], row[1]
     versions = (versions_of, row[2] or 0, row[3] or 0) if versions_of is not None else None
     now = utcnow()
     if _over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
-        return None, True, None
+        return None, True, None, 0
     if rules.session_needs_touch(last_seen_at=_aware(live.last_seen_at), now=now):
         _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
-    return user, False, versions
+    return user, False, versions, live.acts
 
 
-def credential_alive(session: Session, settings: Settings, *, session_hash: str | None = None,
-                     api_token_id: int | None = None) -> bool:
+def credential_alive(
+    session: Session, settings: Settings, *, session_hash: str | None = None, api_token_id: int | None = None
+) -> bool:
     """Whether a live stream's credential still holds (a long-lived stream checks it again
     after logout, revocation or expiry), without touching the session."""
     if api_token_id is not None:
-        return session.exec(select(ApiToken.id).where(ApiToken.id == api_token_id, ApiToken.revoked_at.is_(None))).first() is not None
+        return (
+            session.exec(select(ApiToken.id).where(ApiToken.id == api_token_id, ApiToken.revoked_at.is_(None))).first()
+            is not None
+        )
     row = session.exec(select(UserSession).where(UserSession.token_hash == session_hash)).first()
     return row is not None and not _over(row, settings, utcnow())
 
@@ -183,9 +206,7 @@ def end_session(session: Session, secret_key: str, token: str) -> None:
 
 def end_other_sessions(session: Session, secret_key: str, *, user: User, keep_token: str | None) -> int:
     keep = token_digest(secret_key, keep_token) if keep_token else None
-    rows = session.exec(
-        select(UserSession).where(UserSession.user_id == user.id, UserSession.revoked_at.is_(None))
-    ).all()
+    rows = session.exec(select(UserSession).where(UserSession.user_id == user.id, UserSession.revoked_at.is_(None))).all()
     count = 0
     for row in rows:
         if row.token_hash != keep:
@@ -248,4 +269,13 @@ def set_locale(session: Session, *, user: User, locale: str) -> None:
     if locale not in LOCALES:
         raise DomainError("locale_unknown")
     user.locale = locale
+    session.add(user)
+
+
+def set_time_zone(session: Session, *, user: User, time_zone: str | None) -> None:
+    """The reader's IANA time zone (issue 34); blank or None is UTC again."""
+    time_zone = (time_zone or "").strip() or None
+    if time_zone is not None and not valid_time_zone(time_zone):
+        raise DomainError("time_zone_unknown")
+    user.time_zone = time_zone
     session.add(user)

@@ -1,4 +1,5 @@
 """Mission-alliance routes of API.md over the alliance service (R8.7-R8.9)."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
@@ -15,8 +16,15 @@ router = APIRouter(tags=["alliances"])
 
 def alliance_out(view: service.AllianceView) -> AllianceOut:
     a = view.alliance
-    return AllianceOut(id=a.id, event_id=a.event_id, round=a.round, initiator_player_id=a.initiator_player_id,
-                       member_player_ids=view.member_ids, invited_player_ids=view.invited_ids, status=a.status)
+    return AllianceOut(
+        id=a.id,
+        event_id=a.event_id,
+        round=a.round,
+        initiator_player_id=a.initiator_player_id,
+        member_player_ids=view.member_ids,
+        invited_player_ids=view.invited_ids,
+        status=a.status,
+    )
 
 
 def _one(session, user, cid: int, alliance_id: int) -> AllianceOut:
@@ -35,7 +43,9 @@ def list_alliances(cid: PathId, user: ApiUser, session: SessionDep):
 
 @router.post("/campaigns/{cid}/alliances", status_code=201, response_model=AllianceOut)
 def create(cid: PathId, body: AllianceIn, user: ApiUser, session: SessionDep):
-    alliance = service.create(session, actor=user, campaign_id=cid, event_id=body.event_id, invite_player_ids=body.invite_player_ids)
+    alliance = service.create(
+        session, actor=user, campaign_id=cid, event_id=body.event_id, invite_player_ids=body.invite_player_ids
+    )
     return _one(session, user, cid, alliance.id)
 
 

@@ -7,21 +7,23 @@ alliances without the lower domains importing this one.
 Secrecy is not decided here: everything shown comes from `service.alliances` / `service.waiting`,
 which start from `visibility.visible_alliances` (members and invitees only until Battles).
 """
+
 from __future__ import annotations
 
-from functools import cached_property
+from functools import cached_property, partial
 
 from fastapi import APIRouter, Request
 from sqlalchemy.orm import object_session
 
-from app.accounts.deps import PageLogin, SessionDep
 from app.alliances import service
 from app.alliances.schemas import AllianceIn
-from app.campaigns import pages as campaign_pages, service as campaigns, terms
-from app.core import flash
-from app.core.errors import N_, DomainError, message_for
-from app.core.forms import Form, confirm_page, confirmed, field_refusal, refusal, safe_next, typed, validate
-from app.core.templating import add_context_hook, render, request_gettext
+from app.campaigns import service as campaigns
+from app.campaigns import terms
+from app.campaigns.deps import CampaignContext, CampaignPage
+from app.core.errors import N_, message_for
+from app.core.forms import safe_next, typed, validate
+from app.core.page_actions import Ask, page_action
+from app.core.templating import render, request_gettext
 from app.core.types import PathId, QueryId
 from app.events import service as events
 from app.events.models import Event
@@ -33,29 +35,42 @@ router = APIRouter()
 
 LABELS = {"event_id": N_("Event"), "invite_player_ids": N_("Players to invite")}
 # Refusals of the service that belong to one field of the form.
-FIELD_OF = {"alliance_invite_none": "invite_player_ids", "alliance_invite_self": "invite_player_ids",
-            "alliance_guild_member": "invite_player_ids", "alliance_event_inactive": "event_id",
-            "alliance_already_at_event": "event_id"}
+FIELD_OF = {
+    "alliance_invite_none": "invite_player_ids",
+    "alliance_invite_self": "invite_player_ids",
+    "alliance_guild_member": "invite_player_ids",
+    "alliance_event_inactive": "event_id",
+    "alliance_already_at_event": "event_id",
+}
 
 # One-way and paid steps ask first (a dialog with JavaScript, a confirm page without); the
 # page's buttons carry the same texts (templates/alliances/_actions.html).
-CONFIRM_CREATE = (N_("Make a %(alliance)s for %(event)s?"),
-                  N_("You pay %(n)s gold now and it is not returned; each player who accepts pays %(n)s gold too."),
-                  N_("Make it and pay %(n)s gold"))
-CONFIRM_ACCEPT = (N_("Join the %(alliance)s for %(event)s?"), N_("You pay %(n)s gold; it is not returned."),
-                  N_("Accept and pay %(n)s gold"))
-CONFIRM_DECLINE = (N_("Decline the invitation to the %(alliance)s for %(event)s?"), N_("You cannot accept it later."),
-                   N_("Decline"))
+CONFIRM_CREATE = (
+    N_("Make a %(alliance)s for %(event)s?"),
+    N_("You pay %(n)s gold now and it is not returned; each player who accepts pays %(n)s gold too."),
+    N_("Make it and pay %(n)s gold"),
+)
+CONFIRM_ACCEPT = (
+    N_("Join the %(alliance)s for %(event)s?"),
+    N_("You pay %(n)s gold; it is not returned."),
+    N_("Accept and pay %(n)s gold"),
+)
+CONFIRM_DECLINE = (
+    N_("Decline the invitation to the %(alliance)s for %(event)s?"),
+    N_("You cannot accept it later."),
+    N_("Decline"),
+)
 CONFIRM_WITHDRAW = (N_("Withdraw from the %(alliance)s for %(event)s?"), N_("The fee you paid is lost."), N_("Withdraw"))
-CONFIRM_WITHDRAW_INITIATOR = (N_("Withdraw from the %(alliance)s for %(event)s?"),
-                              N_("The fee you paid is lost, and as its initiator you end the %(alliance)s for everybody."),
-                              N_("Withdraw and end it"))
+CONFIRM_WITHDRAW_INITIATOR = (
+    N_("Withdraw from the %(alliance)s for %(event)s?"),
+    N_("The fee you paid is lost, and as its initiator you end the %(alliance)s for everybody."),
+    N_("Withdraw and end it"),
+)
 
 
 def _open(campaign) -> bool:
     """Alliances are made and answered now (R8.7)."""
-    return (campaign.status == "running" and campaign.phase in service.OPEN_PHASES
-            and bool(campaign.modules.get(service.MODULE)))
+    return campaign.status == "running" and campaign.phase in service.OPEN_PHASES and bool(campaign.modules.get(service.MODULE))
 
 
 def _guild_of(session, campaign) -> dict[int, int]:
@@ -76,9 +91,16 @@ def _words(request: Request, campaign) -> dict[str, str]:
 # --- the alliances page ----------------------------------------------------------------------
 
 
-def _page(request, session, user, cid, status_code=200, *, chosen_event: int | None = None, form: dict | None = None,
-          errors: dict | None = None, error: str | None = None):
-    viewer = campaigns.campaign_of(session, actor=user, campaign_id=cid)
+def _page(
+    page: CampaignContext,
+    status_code=200,
+    *,
+    chosen_event: int | None = None,
+    form: dict | None = None,
+    errors: dict | None = None,
+    error: str | None = None,
+):
+    session, cid, viewer = page.session, page.cid, page.viewer
     campaign = viewer.campaign
     views = service.alliances(session, viewer)  # 409 module_disabled with the module off
     me = viewer.player.id if viewer.player else None
@@ -88,8 +110,14 @@ def _page(request, session, user, cid, status_code=200, *, chosen_event: int | N
     mine = [v for v in current if _status(v, me) == "member"]
     shown = {v.alliance.id for v in waiting + mine}
     # What everybody may see from Battles on (R8.8): the live alliances of public rounds.
-    revealed = [v for v in views if v.alliance.id not in shown and orders_public(campaign, v.alliance.round)
-                and v.alliance.status != "ended" and len(v.member_ids) >= 2]
+    revealed = [
+        v
+        for v in views
+        if v.alliance.id not in shown
+        and orders_public(campaign, v.alliance.round)
+        and v.alliance.status != "ended"
+        and len(v.member_ids) >= 2
+    ]
     make = None
     if me is not None and _open(campaign):
         guild_of = _guild_of(session, campaign)
@@ -104,25 +132,36 @@ def _page(request, session, user, cid, status_code=200, *, chosen_event: int | N
     if errors and not (make and not make["in_guild"] and make["events"]):
         # The form is not shown (a guild member, no event): its problems go above the page.
         error, errors = " ".join(filter(None, [error, *errors.values()])), {}
-    return render(request, "alliances/alliances.html", status_code=status_code, viewer=viewer, campaign=campaign,
-                  me=me, names=names, waiting=waiting, mine=mine, revealed=revealed, make=make,
-                  labels=maps.labels(session, cid), form=form or {}, errors=errors or {}, error=error,
-                  open=_open(campaign), tab="alliances")
+    return render(
+        page.request,
+        "alliances/alliances.html",
+        status_code=status_code,
+        viewer=viewer,
+        campaign=campaign,
+        me=me,
+        names=names,
+        waiting=waiting,
+        mine=mine,
+        revealed=revealed,
+        make=make,
+        labels=maps.labels(session, cid),
+        form=form or {},
+        errors=errors or {},
+        error=error,
+        open=_open(campaign),
+        tab="alliances",
+    )
 
 
 @router.get("/campaigns/{cid}/alliances")
-def alliances_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep, event: int | None = QueryId()):
-    return _page(request, session, user, cid, chosen_event=event)
+def alliances_page(page: CampaignPage, event: int | None = QueryId()):
+    return _page(page, chosen_event=event)
 
 
-def _ask(request, session, user, cid, form, ask, params, *, cancel: str):
-    gettext = request_gettext(request)
-    viewer = campaigns.campaign_of(session, actor=user, campaign_id=cid)
-    params = {**terms.campaign_words(viewer.campaign, gettext), **params}
-    question, detail, button = ask
-    return confirm_page(request, session, form, question=gettext(question) % params, detail=gettext(detail) % params,
-                        button=gettext(button) % params, action=str(request.url.path), cancel=cancel,
-                        danger=ask is CONFIRM_WITHDRAW_INITIATOR, viewer=viewer, campaign=viewer.campaign, tab="alliances")
+def _ask(page: CampaignContext, texts: tuple[str, str, str], params: dict, *, cancel: str) -> Ask:
+    words = terms.campaign_words(page.viewer.campaign, page.gettext)
+    danger = texts is CONFIRM_WITHDRAW_INITIATOR
+    return page.ask(texts, cancel=cancel, tab="alliances", danger=danger, **{**words, **params})
 
 
 def _event_title(session, event_id: int) -> str:
@@ -130,82 +169,110 @@ def _event_title(session, event_id: int) -> str:
     return event.title if event else ""
 
 
+# Refusals of the service that belong to one field of the form, named by its label.
+REFUSED_FIELDS = {code: (field, LABELS[field]) for code, field in FIELD_OF.items()}
+
+
 @router.post("/campaigns/{cid}/alliances")
-def create(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    posted = typed(form, "event_id", lists=("invite",))
+def create(page: CampaignPage):
+    posted = typed(page.form, "event_id", lists=("invite",))
     data = {"event_id": posted.get("event_id") or None, "invite_player_ids": posted.get("invite", [])}
     shown = {"event_id": posted.get("event_id", ""), "invite": posted.get("invite", [])}
-    gettext = request_gettext(request)
-    body, errors = validate(request, AllianceIn, data, LABELS)
+    body, errors = validate(page.request, AllianceIn, data, LABELS)
     if not data["invite_player_ids"]:
-        errors["invite_player_ids"] = message_for("alliance_invite_none", {}, gettext)
+        errors["invite_player_ids"] = message_for("alliance_invite_none", {}, page.gettext)
     if errors:
-        return _page(request, session, user, cid, status_code=422, form=shown, errors=errors)
-    try:
-        alliance = service.create(session, actor=user, campaign_id=cid, event_id=body.event_id,
-                                  invite_player_ids=body.invite_player_ids)
-    except DomainError as exc:
-        field = FIELD_OF.get(exc.code)
-        if field:
-            errors = {field: field_refusal(request, session, exc, LABELS[field])}
-            return _page(request, session, user, cid, status_code=exc.status, form=shown, errors=errors)
-        return _page(request, session, user, cid, status_code=exc.status, form=shown, error=refusal(request, session, exc))
-    campaign = campaigns.campaign_of(session, actor=user, campaign_id=cid).campaign
-    title, fee = _event_title(session, alliance.event_id), campaign.alliance_fee
-    if fee and not confirmed(form):
-        return _ask(request, session, user, cid, form, CONFIRM_CREATE, {"event": title, "n": fee},
-                    cancel=f"/campaigns/{cid}/alliances?event={alliance.event_id}")
-    names = campaigns.nicknames(session, cid)
-    invited = ", ".join(names.get(p, "?") for p in sorted(set(body.invite_player_ids)))
-    return flash.redirect(request, f"/campaigns/{cid}/alliances#alliance-{alliance.id}",
-                          N_("%(Alliance)s for %(event)s made: %(names)s invited; you paid %(n)s gold."),
-                          event=title, names=invited, n=fee, **_words(request, campaign))
+        return _page(page, status_code=422, form=shown, errors=errors)
+    cid = page.cid
+
+    def ask(alliance):
+        fee = page.viewer.campaign.alliance_fee
+        if not fee:
+            return None
+        params = {"event": _event_title(page.session, alliance.event_id), "n": fee}
+        return _ask(page, CONFIRM_CREATE, params, cancel=f"/campaigns/{cid}/alliances?event={alliance.event_id}")
+
+    def done(alliance):
+        campaign = page.viewer.campaign
+        names = campaigns.nicknames(page.session, cid)
+        invited = ", ".join(names.get(p, "?") for p in sorted(set(body.invite_player_ids)))
+        return page.redirect(
+            f"/campaigns/{cid}/alliances#alliance-{alliance.id}",
+            N_("%(Alliance)s for %(event)s made: %(names)s invited; you paid %(n)s gold."),
+            event=_event_title(page.session, alliance.event_id),
+            names=invited,
+            n=campaign.alliance_fee,
+            **_words(page.request, campaign),
+        )
+
+    return page_action(
+        page,
+        lambda: service.create(
+            page.session, actor=page.user, campaign_id=cid, event_id=body.event_id, invite_player_ids=body.invite_player_ids
+        ),
+        again=partial(_page, page, form=shown),
+        fields=REFUSED_FIELDS,
+        ask=ask,
+        done=done,
+    )
 
 
-def _act(request, session, user, cid, aid, form, action, ask_for, done, *, anchor: bool = False):
-    """One of the alliance's buttons: a refusal shows on the alliances page and changes
-    nothing; `ask_for(alliance)` gives the confirm step's texts (or None: no question);
-    `done(alliance)` the flash message."""
-    try:
-        alliance = action()
-    except DomainError as exc:
-        return _page(request, session, user, cid, status_code=exc.status, error=refusal(request, session, exc))
-    page = f"/campaigns/{cid}/alliances"
-    target = safe_next(form.get("next") if isinstance(form.get("next"), str) else None, page)
-    campaign = campaigns.campaign_of(session, actor=user, campaign_id=cid).campaign
-    title = _event_title(session, alliance.event_id)
-    ask = ask_for(alliance, campaign)
-    if ask is not None and not confirmed(form):
-        return _ask(request, session, user, cid, form, ask, {"event": title, "n": campaign.alliance_fee}, cancel=target)
-    message = done(alliance)
-    if anchor and target == page:
-        target += f"#alliance-{alliance.id}"
-    return flash.redirect(request, target, message, event=title, n=campaign.alliance_fee, **_words(request, campaign))
+def _answer(page: CampaignContext, action, ask_for, said, *, anchor: bool = False):
+    """One of the alliance's buttons (accept, decline, withdraw): a refusal shows on the
+    alliances page and changes nothing; `ask_for(alliance, campaign)` gives the confirm step's
+    texts (or None: no question); `said(alliance)` the flash message. Back to the page the
+    button was on (`next`: the map's event sheet, a warband page)."""
+    page_url = f"/campaigns/{page.cid}/alliances"
+    posted = page.form.get("next")
+    target = safe_next(posted if isinstance(posted, str) else None, page_url)
+
+    def params(alliance) -> dict:
+        return {"event": _event_title(page.session, alliance.event_id), "n": page.viewer.campaign.alliance_fee}
+
+    def ask(alliance):
+        texts = ask_for(alliance, page.viewer.campaign)
+        return None if texts is None else _ask(page, texts, params(alliance), cancel=target)
+
+    def done(alliance):
+        url = target + f"#alliance-{alliance.id}" if anchor and target == page_url else target
+        return page.redirect(url, said(alliance), **params(alliance), **_words(page.request, page.viewer.campaign))
+
+    return page_action(page, action, again=partial(_page, page), ask=ask, done=done)
 
 
 @router.post("/campaigns/{cid}/alliances/{aid}/accept")
-def accept(cid: PathId, aid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    return _act(request, session, user, cid, aid, form,
-                lambda: service.accept(session, actor=user, campaign_id=cid, alliance_id=aid),
-                lambda alliance, campaign: CONFIRM_ACCEPT if campaign.alliance_fee else None,
-                lambda alliance: N_("You joined the %(alliance)s for %(event)s and paid %(n)s gold."), anchor=True)
+def accept(aid: PathId, page: CampaignPage):
+    return _answer(
+        page,
+        lambda: service.accept(page.session, actor=page.user, campaign_id=page.cid, alliance_id=aid),
+        lambda alliance, campaign: CONFIRM_ACCEPT if campaign.alliance_fee else None,
+        lambda alliance: N_("You joined the %(alliance)s for %(event)s and paid %(n)s gold."),
+        anchor=True,
+    )
 
 
 @router.post("/campaigns/{cid}/alliances/{aid}/decline")
-def decline(cid: PathId, aid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    return _act(request, session, user, cid, aid, form,
-                lambda: service.decline(session, actor=user, campaign_id=cid, alliance_id=aid),
-                lambda alliance, campaign: CONFIRM_DECLINE,
-                lambda alliance: N_("You declined the invitation to the %(alliance)s for %(event)s."))
+def decline(aid: PathId, page: CampaignPage):
+    return _answer(
+        page,
+        lambda: service.decline(page.session, actor=page.user, campaign_id=page.cid, alliance_id=aid),
+        lambda alliance, campaign: CONFIRM_DECLINE,
+        lambda alliance: N_("You declined the invitation to the %(alliance)s for %(event)s."),
+    )
 
 
 @router.post("/campaigns/{cid}/alliances/{aid}/withdraw")
-def withdraw(cid: PathId, aid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form):
-    return _act(request, session, user, cid, aid, form,
-                lambda: service.withdraw(session, actor=user, campaign_id=cid, alliance_id=aid),
-                lambda alliance, campaign: CONFIRM_WITHDRAW_INITIATOR if alliance.status == "ended" else CONFIRM_WITHDRAW,
-                lambda alliance: N_("You withdrew: the %(alliance)s for %(event)s is over for everybody.")
-                if alliance.status == "ended" else N_("You withdrew from the %(alliance)s for %(event)s."))
+def withdraw(aid: PathId, page: CampaignPage):
+    return _answer(
+        page,
+        lambda: service.withdraw(page.session, actor=page.user, campaign_id=page.cid, alliance_id=aid),
+        lambda alliance, campaign: CONFIRM_WITHDRAW_INITIATOR if alliance.status == "ended" else CONFIRM_WITHDRAW,
+        lambda alliance: (
+            N_("You withdrew: the %(alliance)s for %(event)s is over for everybody.")
+            if alliance.status == "ended"
+            else N_("You withdrew from the %(alliance)s for %(event)s.")
+        ),
+    )
 
 
 # --- on other pages: the dashboard, the map's event sheet, the warband pages ----------------------
@@ -216,10 +283,10 @@ def dashboard_panel(session, viewer: Viewer):
     if viewer.player is None or not _open(viewer.campaign):
         return None
     waiting = service.waiting(session, viewer)
-    return "alliances/_dashboard.html", {"waiting": waiting, "names": campaigns.nicknames(session, viewer.campaign.id) if waiting else {}}
-
-
-campaign_pages.add_dashboard_panel(dashboard_panel)
+    return "alliances/_dashboard.html", {
+        "waiting": waiting,
+        "names": campaigns.nicknames(session, viewer.campaign.id) if waiting else {},
+    }
 
 
 class Pacts:
@@ -279,6 +346,3 @@ def pacts_hook(context: dict) -> dict:
         return {"pacts": None}
     session = object_session(viewer.campaign)
     return {"pacts": Pacts(session, viewer) if session is not None else None}
-
-
-add_context_hook(pacts_hook)

@@ -1,6 +1,7 @@
 """Mission alliance use cases (R8.7-R8.10, R9.3): made for one event of the current round in
 Preparation or Orders, paid by each member, secret to everyone else until Battles, public
 from then on, lapsing at End round."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -10,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.alliances.models import Alliance, AllianceMember
-from app.battles import rules as battle_rules, service as battles
+from app.battles import rules as battle_rules
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
 from app.chronicle import service as chronicle
@@ -23,7 +24,6 @@ from app.guilds import service as guilds
 from app.guilds.service import refuse
 from app.live import service as live
 from app.maps import service as maps
-from app.rounds import service as rounds
 from app.visibility import Viewer, acting_player, campaign_row, visible_alliances
 
 MODULE = "mission_alliances"
@@ -53,7 +53,9 @@ def _views(session: Session, rows: list[Alliance]) -> list[AllianceView]:
     if not views:
         return []
     events_ = {e.id: e for e in session.exec(select(Event).where(Event.id.in_({a.event_id for a in rows}))).all()}
-    for m in session.exec(select(AllianceMember).where(AllianceMember.alliance_id.in_(list(views))).order_by(AllianceMember.id)).all():
+    for m in session.exec(
+        select(AllianceMember).where(AllianceMember.alliance_id.in_(list(views))).order_by(AllianceMember.id)
+    ).all():
         views[m.alliance_id].members[m.player_id] = m
     for v in views.values():
         v.event = events_.get(v.alliance.event_id)
@@ -77,11 +79,19 @@ def alliances(session: Session, viewer: Viewer, *, current_only: bool = False) -
 def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
     """Invitations this player can still answer."""
     campaign = viewer.campaign
-    if viewer.player is None or not campaign.modules.get(MODULE) or campaign.phase not in OPEN_PHASES or campaign.status != "running":
+    if (
+        viewer.player is None
+        or not campaign.modules.get(MODULE)
+        or campaign.phase not in OPEN_PHASES
+        or campaign.status != "running"
+    ):
         return []
     me = viewer.player.id
-    return [v for v in _views(session, visible_alliances(session, viewer, round_=campaign.round))
-            if v.alliance.status == "active" and me in v.members and v.members[me].status == "invited"]
+    return [
+        v
+        for v in _views(session, visible_alliances(session, viewer, round_=campaign.round))
+        if v.alliance.status == "active" and me in v.members and v.members[me].status == "invited"
+    ]
 
 
 def _acting(session: Session, actor: User, campaign_id: int) -> Viewer:
@@ -106,9 +116,17 @@ def _not_in_guild(session: Session, campaign: Campaign, players: dict[int, str])
 
 def _in_live_alliance(session: Session, campaign: Campaign, player_id: int, event_id: int | None = None) -> bool:
     """A member of a live mission alliance of this round (for this event, when given)."""
-    query = (select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id)
-             .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
-                    AllianceMember.player_id == player_id, AllianceMember.status == "member"))
+    query = (
+        select(AllianceMember.id)
+        .join(Alliance, Alliance.id == AllianceMember.alliance_id)
+        .where(
+            Alliance.campaign_id == campaign.id,
+            Alliance.round == campaign.round,
+            Alliance.status == "active",
+            AllianceMember.player_id == player_id,
+            AllianceMember.status == "member",
+        )
+    )
     if event_id is not None:
         query = query.where(Alliance.event_id == event_id)
     return session.exec(query).first() is not None
@@ -139,10 +157,20 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
     session.flush()
     fee = campaign.alliance_fee
     if fee:
-        gold.pay(session, campaign=campaign, player_id=me, amount=fee, kind="alliance_fee", note=N_("%(event)s"),
-                 params={"event": event.title})
-    session.add(AllianceMember(campaign_id=campaign.id, alliance_id=alliance.id, player_id=me, status="member", fee=fee,
-                               decided_at=utcnow()))
+        gold.pay(
+            session,
+            campaign=campaign,
+            player_id=me,
+            amount=fee,
+            kind="alliance_fee",
+            note=N_("%(event)s"),
+            params={"event": event.title},
+        )
+    session.add(
+        AllianceMember(
+            campaign_id=campaign.id, alliance_id=alliance.id, player_id=me, status="member", fee=fee, decided_at=utcnow()
+        )
+    )
     session.add_all(AllianceMember(campaign_id=campaign.id, alliance_id=alliance.id, player_id=p) for p in invitees)
     session.flush()
     live.publish(session, campaign.id, "alliance", subject_id=alliance.id, actor_user_id=actor.id)
@@ -150,11 +178,14 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
 
 
 def _membership(session: Session, campaign: Campaign, alliance_id: int, player_id: int) -> tuple[Alliance, AllianceMember]:
-    alliance = session.exec(select(Alliance).where(Alliance.id == alliance_id, Alliance.campaign_id == campaign.id).with_for_update()).first()
+    alliance = session.exec(
+        select(Alliance).where(Alliance.id == alliance_id, Alliance.campaign_id == campaign.id).with_for_update()
+    ).first()
     member = None
     if alliance is not None:
-        member = session.exec(select(AllianceMember).where(AllianceMember.alliance_id == alliance.id,
-                                                           AllianceMember.player_id == player_id)).first()
+        member = session.exec(
+            select(AllianceMember).where(AllianceMember.alliance_id == alliance.id, AllianceMember.player_id == player_id)
+        ).first()
     # Anybody outside the alliance is told it does not exist (R8.8).
     if alliance is None or member is None:
         raise DomainError("not_found")
@@ -176,8 +207,15 @@ def accept(session: Session, *, actor: User, campaign_id: int, alliance_id: int)
     fee = campaign.alliance_fee
     if fee:
         event = session.get(Event, alliance.event_id)
-        gold.pay(session, campaign=campaign, player_id=me, amount=fee, kind="alliance_fee", note=N_("%(event)s"),
-                 params={"event": event.title if event else ""})
+        gold.pay(
+            session,
+            campaign=campaign,
+            player_id=me,
+            amount=fee,
+            kind="alliance_fee",
+            note=N_("%(event)s"),
+            params={"event": event.title if event else ""},
+        )
     member.status, member.fee, member.decided_at = "member", fee, utcnow()
     session.add(member)
     return alliance
@@ -213,15 +251,24 @@ def reveal(session: Session, campaign: Campaign, previous: str | None) -> None:
     """R8.8: when Battles begins, the round's mission alliances go to the chronicle."""
     if campaign.phase != "battles" or not campaign.modules.get(MODULE):
         return
-    rows = session.exec(select(Alliance).where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round,
-                                               Alliance.status == "active").order_by(Alliance.id)).all()
+    rows = session.exec(
+        select(Alliance)
+        .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active")
+        .order_by(Alliance.id)
+    ).all()
     names = campaigns.nicknames(session, campaign.id)
     for view in _views(session, list(rows)):
         if len(view.member_ids) < 2:
             continue
         allies = [names.get(p, "?") for p in view.member_ids if p != view.alliance.initiator_player_id]
-        chronicle.record(session, campaign, "alliance_revealed", initiator=names.get(view.alliance.initiator_player_id, "?"),
-                         allies=", ".join(allies), title=view.event.title if view.event else "")
+        chronicle.record(
+            session,
+            campaign,
+            "alliance_revealed",
+            initiator=names.get(view.alliance.initiator_player_id, "?"),
+            allies=", ".join(allies),
+            title=view.event.title if view.event else "",
+        )
 
 
 def lapse(session: Session, campaign: Campaign) -> None:
@@ -238,8 +285,12 @@ def group_source(session: Session, campaign: Campaign):
     rows = session.exec(
         select(AllianceMember.player_id, Alliance.id, Alliance.event_id, Alliance.initiator_player_id)
         .join(Alliance, Alliance.id == AllianceMember.alliance_id)
-        .where(Alliance.campaign_id == campaign.id, Alliance.round == campaign.round, Alliance.status == "active",
-               AllianceMember.status == "member")
+        .where(
+            Alliance.campaign_id == campaign.id,
+            Alliance.round == campaign.round,
+            Alliance.status == "active",
+            AllianceMember.status == "member",
+        )
     ).all()
     of: dict[tuple[int, int], list[battle_rules.Group]] = defaultdict(list)
     for player_id, alliance_id, event_id, initiator in rows:
@@ -247,28 +298,32 @@ def group_source(session: Session, campaign: Campaign):
     return lambda player_id, event_id: of.get((player_id, event_id), []) if event_id is not None else []
 
 
-def _guild_guard(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
+def guild_guard(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
     """R8.9: a player in a mission alliance this round joins a guild only after it lapses
     or after withdrawing from it."""
     if campaign.modules.get(MODULE) and _in_live_alliance(session, campaign, player.id):
         raise refuse(campaign, "guild_in_alliance", nickname=nickname)
 
 
-def _event_ended(session: Session, campaign: Campaign, event: Event) -> None:
+def undo_for_ended_event(session: Session, campaign: Campaign, event: Event) -> None:
     """The GM ends an event before Battles: its mission alliances end too, and every fee paid
     for them comes back, as the orders' mercenary fees do."""
-    for alliance in session.exec(select(Alliance).where(Alliance.event_id == event.id, Alliance.round == campaign.round,
-                                                        Alliance.status == "active")).all():
+    for alliance in session.exec(
+        select(Alliance).where(Alliance.event_id == event.id, Alliance.round == campaign.round, Alliance.status == "active")
+    ).all():
         alliance.status = "ended"
         session.add(alliance)
-        for member in session.exec(select(AllianceMember).where(AllianceMember.alliance_id == alliance.id,
-                                                                AllianceMember.status == "member", AllianceMember.fee > 0)).all():
-            gold.credit(session, campaign=campaign, player_id=member.player_id, amount=member.fee, kind="alliance_fee",
-                        note=N_("Refund · %(event)s"), params={"event": event.title})
-
-
-battles.add_group_source(group_source)
-events.add_end_hook(_event_ended)
-guilds.add_join_guard(_guild_guard)
-rounds.add_end_round_step(lapse)
-rounds.add_phase_hook(reveal)
+        for member in session.exec(
+            select(AllianceMember).where(
+                AllianceMember.alliance_id == alliance.id, AllianceMember.status == "member", AllianceMember.fee > 0
+            )
+        ).all():
+            gold.credit(
+                session,
+                campaign=campaign,
+                player_id=member.player_id,
+                amount=member.fee,
+                kind="alliance_fee",
+                note=N_("Refund · %(event)s"),
+                params={"event": event.title},
+            )

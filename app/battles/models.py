@@ -15,9 +15,7 @@ class Battle(SQLModel, table=True):
     """A battle announced when Battles begins (R6.1-R6.8)."""
 
     __tablename__ = "battle"
-    __table_args__ = (
-        CheckConstraint("status IN ('announced','reported','confirmed','disputed','resolved')", name="status"),
-    )
+    __table_args__ = (CheckConstraint("status IN ('announced','reported','confirmed','disputed','resolved')", name="status"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     round: int = Field(index=True)
@@ -79,3 +77,35 @@ class Arrival(SQLModel, table=True):
     player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
     kind: str = Field(max_length=16)
     seed: int
+
+
+class ConfirmLink(SQLModel, table=True):
+    """A one-tap confirm link (R12.2): the reporter shares it with the other sides, who
+    confirm or dispute without logging in. Only its token's sha256 is kept; it is for one
+    battle and the reporting side, works once, and only in the round and phase it was made."""
+
+    __tablename__ = "battle_confirm_link"
+    id: int | None = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", index=True, ondelete="CASCADE")
+    campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
+    token_hash: str = Field(max_length=64, unique=True)
+    made_by_player_id: int = Field(foreign_key="player.id", ondelete="CASCADE")
+    side: int  # the reporter's side: the link is for the others
+    round: int
+    phase: str = Field(max_length=16)
+    created_at: datetime = Field(default_factory=utcnow)
+    used_at: datetime | None = None
+
+
+class BattlePhoto(SQLModel, table=True):
+    """A photo of the table (R12.3), re-encoded without EXIF and kept under the var directory
+    by its content's sha256 (`name`); `player_id` is its owner (none: the GM's)."""
+
+    __tablename__ = "battle_photo"
+    id: int | None = Field(default=None, primary_key=True)
+    battle_id: int = Field(foreign_key="battle.id", index=True, ondelete="CASCADE")
+    player_id: int | None = Field(default=None, foreign_key="player.id", ondelete="SET NULL")
+    name: str = Field(max_length=80)
+    width: int
+    height: int
+    created_at: datetime = Field(default_factory=utcnow)

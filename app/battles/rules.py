@@ -1,10 +1,11 @@
-"""The battle plan (R6.1-R6.7, R5.2, R5.3, V9, V10): pure functions, every draw from a
+"""The battle plan (R6.1-R6.8, R5.2, R5.3, V9, V10): pure functions, every draw from a
 `random.Random` seeded by the caller, so a stored seed re-derives the same plan."""
+
 from __future__ import annotations
 
 import math
 import random
-from collections.abc import Callable
+from collections.abc import Callable, Iterable, Mapping
 from dataclasses import dataclass, field
 
 UNLIMITED = None
@@ -52,7 +53,7 @@ def sides(arrivals: list[Arrival], allied: Callable[[int, int], bool]) -> list[l
         return p
 
     for i, a in enumerate(players):
-        for b in players[i + 1:]:
+        for b in players[i + 1 :]:
             if allied(a, b):
                 parent[find(a)] = find(b)
     groups: dict[int, list[Arrival]] = {}
@@ -132,9 +133,14 @@ class ScenarioChoice:
     roles: bool
 
 
-def choose_scenario(event_scenario: str | None, other_mission: bool, warbands: int,
-                    scenarios: dict[str, tuple[int, int | None, bool]], rng: random.Random,
-                    roles_override: str | None = None) -> ScenarioChoice:
+def choose_scenario(
+    event_scenario: str | None,
+    other_mission: bool,
+    warbands: int,
+    scenarios: dict[str, tuple[int, int | None, bool]],
+    rng: random.Random,
+    roles_override: str | None = None,
+) -> ScenarioChoice:
     """R5.2, V9: the event's scenario or Other mission; otherwise a random two-warband
     scenario for two warbands, King of the Hill (three or more) for more.
     `scenarios` maps key -> (min warbands, max warbands or None, has roles)."""
@@ -143,8 +149,12 @@ def choose_scenario(event_scenario: str | None, other_mission: bool, warbands: i
     elif event_scenario is not None:
         key, roles = event_scenario, scenarios.get(event_scenario, (2, 2, False))[2]
     else:
-        fitting = sorted(k for k, (lo, hi, _r) in scenarios.items()
-                         if (warbands == 2 and lo <= 2 and hi == 2) or (warbands > 2 and lo >= 3 and lo <= warbands and (hi is None or warbands <= hi)))
+        fitting = sorted(
+            k
+            for k, (lo, hi, _r) in scenarios.items()
+            if (warbands == 2 and lo <= 2 and hi == 2)
+            or (warbands > 2 and lo >= 3 and lo <= warbands and (hi is None or warbands <= hi))
+        )
         key = rng.choice(fitting) if fitting else None
         roles = scenarios[key][2] if key else False
     if roles_override == "attacker_defender":
@@ -173,3 +183,59 @@ def underdog(points: list[int], points_per_die: int) -> list[Underdog]:
     points and one Underdog die per full `points_per_die` of it."""
     strongest = max(points, default=0)
     return [Underdog(strongest - p, (strongest - p) // max(points_per_die, 1)) for p in points]
+
+
+def side_underdog(side_points: list[list[int]], points_per_die: int) -> list[Underdog]:
+    """V10: allies on one side are compared as one side, by their total points: every side
+    weaker than the strongest side gets the difference, whatever its warbands' own points.
+    A side of one warband is compared as that warband."""
+    return underdog([sum(points) for points in side_points], points_per_die)
+
+
+# --- confirming a result (R6.8) ------------------------------------------------------------
+# `side_of` maps each player of a battle to their side: a player's warbands always stand on
+# one side (allies stand together, and a player is their own ally, see `sides`).
+
+
+def _side(side_of: Mapping[int, int], player: int | None) -> int | None:
+    """The side `player` stands on; None for nobody (no reporter yet) or a player not in it."""
+    return side_of.get(player) if player is not None else None
+
+
+def sides_to_confirm(side_of: Mapping[int, int], reporter: int | None, confirmed_by: Iterable[int]) -> set[int]:
+    """R6.8: the sides an entered result still waits for. The reporter's side entered it; one
+    confirmation from any player of each other side counts for that side."""
+    done = {side_of[p] for p in confirmed_by if p in side_of}
+    return set(side_of.values()) - done - {_side(side_of, reporter)}
+
+
+def asked_to_confirm(side_of: Mapping[int, int], reporter: int | None, confirmed_by: Iterable[int]) -> set[int]:
+    """R6.8: the players who may confirm an entered result now: those of the sides it waits for."""
+    waiting = sides_to_confirm(side_of, reporter, confirmed_by)
+    return {p for p, side in side_of.items() if side in waiting}
+
+
+def confirm_refusal(player: int, side_of: Mapping[int, int], reporter: int | None, confirmed_by: Iterable[int]) -> str | None:
+    """Why `player` may not confirm the entered result (an error code), or None. The reporter
+    and a player of a side that has confirmed have nothing left to confirm; the reporter's
+    allies stand on the side that entered it, so they cannot confirm it either."""
+    if player == reporter:
+        return "battle_confirmed_already"
+    if side_of.get(player) == _side(side_of, reporter):
+        return "battle_own_side"
+    if player not in asked_to_confirm(side_of, reporter, confirmed_by):
+        return "battle_confirmed_already"
+    return None
+
+
+def link_open(status: str, round_: int, phase: str | None, made_round: int, made_phase: str) -> bool:
+    """R12.2: a confirm link works while its campaign stays in the round and phase it was made in."""
+    return status == "running" and round_ == made_round and phase == made_phase
+
+
+def link_players(side_of: Mapping[int, int], link_side: int, asked: Iterable[int], action: str) -> list[int]:
+    """R12.2, R6.8: who may act through a link made by side `link_side`: confirming, the
+    players still asked to confirm; disputing, any player of another side."""
+    if action == "confirm":
+        return sorted(set(asked) - {p for p, s in side_of.items() if s == link_side})
+    return sorted(p for p, s in side_of.items() if s != link_side)

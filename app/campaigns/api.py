@@ -2,9 +2,8 @@ from __future__ import annotations
 
 from fastapi import APIRouter
 
-from app.core.types import PathId
 from app.accounts.deps import ApiUser, SessionDep
-from app.campaigns import house_rules, service
+from app.campaigns import house_rules, lifecycle, service
 from app.campaigns.models import Campaign
 from app.campaigns.schemas import (
     CampaignCreate,
@@ -16,14 +15,23 @@ from app.campaigns.schemas import (
     PlayerOut,
     StatusIn,
 )
+from app.core.types import PathId
 
 router = APIRouter(tags=["campaigns"])
 
 
 def _players(session, campaign_id: int, viewer=None) -> list[PlayerOut]:
     return [
-        PlayerOut(player_id=p.player_id, nickname=p.nickname, hideouts=p.hideouts, places=p.places, joined_at=p.joined_at, gold=p.gold,
-                  guild_id=p.guild_id)
+        PlayerOut(
+            player_id=p.player_id,
+            nickname=p.nickname,
+            hideouts=p.hideouts,
+            places=p.places,
+            joined_at=p.joined_at,
+            gold=p.gold,
+            guild_id=p.guild_id,
+            away=p.away,
+        )
         for p in service.players(session, campaign_id, viewer)
     ]
 
@@ -67,7 +75,7 @@ def patch(cid: PathId, body: CampaignPatch, user: ApiUser, session: SessionDep):
 
 @router.post("/campaigns/{cid}/invitations", status_code=201, response_model=InvitationOut)
 def invite(cid: PathId, body: InviteIn, user: ApiUser, session: SessionDep):
-    service.invite(session, actor=user, campaign_id=cid, nickname=body.nickname)
+    lifecycle.invite(session, actor=user, campaign_id=cid, nickname=body.nickname)
     return InvitationOut(nickname=body.nickname.strip(), status="pending")
 
 
@@ -79,25 +87,31 @@ def list_invitations(cid: PathId, user: ApiUser, session: SessionDep):
 
 @router.post("/campaigns/{cid}/invitations/accept", response_model=PlayerOut)
 def accept(cid: PathId, user: ApiUser, session: SessionDep):
-    player = service.accept_invitation(session, actor=user, campaign_id=cid)
-    return next(p for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid)) if p.player_id == player.id)
+    player = lifecycle.accept_invitation(session, actor=user, campaign_id=cid)
+    return next(
+        p for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid)) if p.player_id == player.id
+    )
 
 
 @router.post("/campaigns/{cid}/invitations/decline", status_code=204)
 def decline(cid: PathId, user: ApiUser, session: SessionDep):
-    service.decline_invitation(session, actor=user, campaign_id=cid)
+    lifecycle.decline_invitation(session, actor=user, campaign_id=cid)
 
 
 @router.post("/campaigns/{cid}/status", response_model=CampaignOut)
 def status(cid: PathId, body: StatusIn, user: ApiUser, session: SessionDep):
-    campaign = service.set_status(session, actor=user, campaign_id=cid, target=body.status)
+    campaign = lifecycle.set_status(session, actor=user, campaign_id=cid, target=body.status)
     return campaign_out(session, campaign)
 
 
 @router.post("/campaigns/{cid}/hideouts", status_code=201, response_model=PlayerOut)
 def claim(cid: PathId, body: HideoutIn, user: ApiUser, session: SessionDep):
-    hideout = service.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
-    return next(p for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid)) if p.player_id == hideout.player_id)
+    hideout = lifecycle.claim_hideout(session, actor=user, campaign_id=cid, place_id=body.place_id)
+    return next(
+        p
+        for p in _players(session, cid, service.campaign_of(session, actor=user, campaign_id=cid))
+        if p.player_id == hideout.player_id
+    )
 
 
 # POST /campaigns/{cid}/phase and /end-round: the round's flow, in app/rounds/api.py.

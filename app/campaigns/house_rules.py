@@ -2,11 +2,14 @@
 awards, the rank thresholds and the retinue's cost. The rulebook's tables are Mantic's text,
 so the service ships plain *house defaults* that the GM may replace in the wizard; they are
 campaign settings, so they live with the campaign, and the settlement rules read them."""
+
 from __future__ import annotations
 
 from copy import deepcopy
+from itertools import pairwise
+from typing import Any
 
-from app.core.errors import DomainError, N_
+from app.core.errors import N_, DomainError
 from app.core.types import whole_number
 
 # Casualty results (V12), in the order the pages offer them.
@@ -33,12 +36,16 @@ MAX_RANKS = 10
 # House defaults. A D10 per taken-out model: 1 dead with its items lost, 2 dead, 3 captured,
 # 4 a permanent injury, 5-6 misses the next battle, 7-10 recovered.
 DEFAULT_CASUALTY_TABLE = (
-    [{"result": "dead", "items_lost": True}, {"result": "dead", "items_lost": False},
-     {"result": "captured", "items_lost": False}, {"result": "permanent", "items_lost": False}]
+    [
+        {"result": "dead", "items_lost": True},
+        {"result": "dead", "items_lost": False},
+        {"result": "captured", "items_lost": False},
+        {"result": "permanent", "items_lost": False},
+    ]
     + [{"result": "miss_next", "items_lost": False}] * 2
     + [{"result": "recovered", "items_lost": False}] * 4
 )
-DEFAULTS = {
+DEFAULTS: dict[str, Any] = {
     "casualty_table": DEFAULT_CASUALTY_TABLE,
     # V14: 1 for taking part, 1 per enemy model taken out, 1 for an objective, 1 for the
     # winning side; the leader hands out 2 more.
@@ -78,9 +85,12 @@ def normalize(current: dict | None, changes: dict) -> dict:
         result["casualty_table"] = faces
     ranks = changes.get("ranks")
     if ranks is not None:
-        if (not isinstance(ranks, list) or not 1 <= len(ranks) <= MAX_RANKS
-                or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in ranks)
-                or any(b <= a for a, b in zip(ranks, ranks[1:]))):
+        if (
+            not isinstance(ranks, list)
+            or not 1 <= len(ranks) <= MAX_RANKS
+            or any(isinstance(r, bool) or not isinstance(r, int) or r < 1 for r in ranks)
+            or any(b <= a for a, b in pairwise(ranks))
+        ):
             raise DomainError("ranks_invalid", max=MAX_RANKS)
         result["ranks"] = list(ranks)
     for key, value in (changes.get("xp") or {}).items():

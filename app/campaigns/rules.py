@@ -1,9 +1,10 @@
 """Pure rules of the campaign lifecycle (R1.6), roster (R1.4, R1.5) and phases (R2.1-R2.3)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from app.core.errors import DomainError, Msg, N_
+from app.core.errors import N_, DomainError, Msg
 
 STATUSES = ("setup", "hideouts", "running", "finished")
 STATUS_NAMES = {
@@ -110,9 +111,7 @@ def check_phase_move(status: str, current: str | None, target: str) -> None:
     if ti < ci:
         raise DomainError("phase_backward", current=phase_name(current), target=phase_name(target))
     if ti != ci + 1:
-        raise DomainError(
-            "phase_skip", current=phase_name(current), next=phase_name(PHASES[ci + 1]), target=phase_name(target)
-        )
+        raise DomainError("phase_skip", current=phase_name(current), next=phase_name(PHASES[ci + 1]), target=phase_name(target))
 
 
 def check_end_round(status: str, phase: str | None, round_: int, requested: int) -> PhaseMove:
@@ -193,38 +192,71 @@ ADVICE_TEXTS = {
     "gm_open_hideouts": N_("When everybody has joined, close the roster and open hideout selection."),
     "gm_wait_hideouts": N_("Wait until every player has chosen a hideout, then start the campaign."),
     "gm_start": N_("Every player holds a hideout: start the campaign."),
-    "gm_paths_missing": N_("Paths are on, but %(places)s join no path: a warband there could go nowhere else. Draw paths in the map editor."),
+    "gm_paths_missing": N_(
+        "Paths are on, but %(places)s join no path: a warband there could go nowhere else. Draw paths in the map editor."
+    ),
     "gm_preparation": N_("Add events to places, then open Orders."),
     "gm_orders": N_("Players are sending warbands. Open Battles when all orders are in."),
     "gm_battles": N_("Battles are being played. Open Settlement when the results are in."),
+    "gm_battles_done": N_("Every result is in: open Settlement."),
     "gm_settlement": N_("Players settle their battles. Open Twilight when they are done."),
+    "gm_settlement_done": N_("Every settlement is closed: open Twilight."),
     "gm_twilight": N_("Check who takes which place, then end the round."),
     "player_wait_setup": N_("The game master is preparing the campaign. Hideout selection comes next."),
     "player_shop_open": N_("The shop is already open: choose your faction, buy models and confirm your company."),
+    "player_confirm_company": N_("The shop is already open: buy models and confirm your company when it is ready."),
     "player_choose_hideout": N_("Choose your hideout: claim a free place with the ⚑ flag."),
     "player_wait_hideouts": N_("Your hideout is chosen. Waiting for the others and for the game master to start."),
     "player_preparation": N_("Buy models and items, and build your warbands."),
     "player_orders": N_("Send your warbands to events on the map — in secret."),
+    "player_orders_done": N_("Every warband of yours is sent. Battles come next."),
     "player_battles": N_("Play your battles at the table and enter the results."),
+    "player_battles_done": N_("Nothing waits for you in Battles now. Settlement comes next."),
     "player_settlement": N_("Settle injuries, experience and promotions of your warbands."),
+    "player_settlement_done": N_("Nothing is left for you to settle. Twilight comes next."),
     "player_twilight": N_("Twilight: the winners take their places. The round ends soon."),
     "finished": N_("The campaign is finished. The chronicle keeps its story."),
 }
 
 
+# A phase's line, and the step that, once done, turns it into its "_done" line.
+STEPS_DONE = {
+    "player_orders": "orders_sent",
+    "player_battles": "results_in",
+    "player_settlement": "settled",
+    "gm_battles": "results_in",
+    "gm_settlement": "settled",
+}
+
+
 def advice(
-    *, status: str, phase: str | None, is_gm: bool, setup_complete: bool, wizard_step: int,
-    players: int, flagged_places: int, has_hideout: bool, all_have_hideouts: bool, pathless: tuple[str, ...] = (),
+    *,
+    status: str,
+    phase: str | None,
+    is_gm: bool,
+    setup_complete: bool,
+    wizard_step: int,
+    players: int,
+    flagged_places: int,
+    has_hideout: bool,
+    all_have_hideouts: bool,
+    pathless: tuple[str, ...] = (),
     is_player: bool = False,
+    done: frozenset[str] = frozenset(),
 ) -> list[tuple[str, dict]]:
-    """What the viewer should do next, as (text key, parameters)."""
+    """What the viewer should do next, as (text key, parameters). `done`: the steps the
+    viewer has already taken (STEPS_DONE's values, "faction_chosen", "company_confirmed"),
+    worked out at render time, so that a step done is never still asked for."""
     if status == "finished":
         return [("finished", {})]
     warning = [("gm_paths_missing", {"places": ", ".join(pathless)})] if is_gm and pathless else []
     if status == "running":
-        return [(("gm_" if is_gm else "player_") + (phase or "preparation"), {})] + warning
+        key = ("gm_" if is_gm else "player_") + (phase or "preparation")
+        return [(key + "_done" if STEPS_DONE.get(key) in done else key, {})] + warning
     if not is_gm:
-        shop = [("player_shop_open", {})] if is_player and shop_open(status, phase) else []
+        shop: list[tuple[str, dict]] = []
+        if is_player and shop_open(status, phase) and "company_confirmed" not in done:
+            shop = [("player_confirm_company" if "faction_chosen" in done else "player_shop_open", {})]
         if status == "setup":
             return [("player_wait_setup", {})] + shop
         return [("player_wait_hideouts" if has_hideout else "player_choose_hideout", {})] + shop

@@ -1,13 +1,23 @@
 """Names shown to people: modules, and the guild word of R8.2 — one function, `words`, gives
 every text of a campaign its guild and mission-alliance words.
 
-Polish declines nouns, so a text may need "kartelu" where English says "cartel": the words
-come in four forms (one, of one, many, of many), each a gettext message with a grammatical
-context, and texts name the form they need (`%(guild_of)s`, `%(Guilds)s` …).
+Polish declines nouns, so a text may need "kartelu" where English says "cartel": each word
+comes in every case, one and many, each case a gettext message with the case as its context
+("genitive", "accusative" …; English has none, so every form is the word), and texts name the
+form they need (`%(guild_of)s`, `%(Guilds)s`, `%(guild_acc)s` …; see CASES).
+
+Polish adjectives and pronouns also agree with the word's gender ("inna gildia", "inny
+kartel", "inne bractwo"; "rozwiąż ją / go / je"): each word's gender in a language is the
+message with the context "gender" ("m", "f" or "n"), and a message whose words depend on it
+is translated once per gender, with the context "guild:f" (or "alliance:m" …) — looked up
+first, the plain message being the fallback (`gendered`, `contexts`).
 """
+
 from __future__ import annotations
 
-from app.core.errors import N_
+from gettext import NullTranslations
+
+from app.core.errors import N_, DomainError
 
 MODULE_NAMES = {
     "guilds": N_("%(Guilds)s"),
@@ -31,38 +41,72 @@ GUILD_WORDS = {
 MISSION_WORDS = (N_("mission alliance"), N_("mission alliances"))
 PACT_WORDS = (N_("pact"), N_("pacts"))
 OF = "genitive"  # the msgctxt of the "of one" / "of many" forms
+# The suffix of a form's name -> the msgctxt of that case: `guild_acc` is "accusative" of
+# "guild", `guilds_in` the locative of "guilds"; the bare name is the nominative.
+CASES = {"of": OF, "to": "dative", "acc": "accusative", "with": "instrumental", "in": "locative"}
+GENDER = "gender"  # the msgctxt of a word's grammatical gender in a language: "m", "f" or "n"
+GENDERS = ("m", "f", "n")
+
+
+def _case(translations, case: str, word: str, nominative: str) -> str:
+    found = translations.pgettext(case, word)
+    return nominative if found == word else found  # a language without the case: the word itself
 
 
 def _forms(prefix: str, one: str, many: str, translations) -> dict[str, str]:
     gettext = translations.gettext
-    forms = {
-        prefix: gettext(one),
-        f"{prefix}_of": translations.pgettext(OF, one),
-        f"{prefix}s": gettext(many),
-        f"{prefix}s_of": translations.pgettext(OF, many),
-    }
+    forms = {prefix: gettext(one), f"{prefix}s": gettext(many)}
+    for suffix, case in CASES.items():
+        forms[f"{prefix}_{suffix}"] = _case(translations, case, one, forms[prefix])
+        forms[f"{prefix}s_{suffix}"] = _case(translations, case, many, forms[f"{prefix}s"])
     forms.update({k[:1].upper() + k[1:]: v[:1].upper() + v[1:] for k, v in list(forms.items())})
     return forms
+
+
+def _terms(term: str | None) -> tuple[tuple[str, str], tuple[str, str]]:
+    """(the guild word, the mission-alliance word), each as (one, many)."""
+    term = term if term in GUILD_WORDS else "guild"
+    return GUILD_WORDS[term], PACT_WORDS if term == "alliance" else MISSION_WORDS
 
 
 def words(term: str | None, translations) -> dict[str, str]:
     """The guild word (R8.2) and the mission-alliance word ("pact" with "alliance") in every
     form, for `text % words(...)` in the reader's language."""
-    term = term if term in GUILD_WORDS else "guild"
-    one, many = GUILD_WORDS[term]
-    mission_one, mission_many = PACT_WORDS if term == "alliance" else MISSION_WORDS
+    (one, many), (mission_one, mission_many) = _terms(term)
     return {**_forms("guild", one, many, translations), **_forms("alliance", mission_one, mission_many, translations)}
+
+
+def gender(word: str, translations) -> str | None:
+    """The word's grammatical gender in the reader's language, None where it has none."""
+    found = translations.pgettext(GENDER, word)
+    return found if found in GENDERS else None
+
+
+def contexts(term: str | None, translations) -> tuple[str, ...]:
+    """The message contexts of this campaign's words' genders, to look a message up in first:
+    ("guild:m", "alliance:m") for a cartel in Polish, () in English."""
+    (one, _many), (mission_one, _mission_many) = _terms(term)
+    found = (("guild", gender(one, translations)), ("alliance", gender(mission_one, translations)))
+    return tuple(f"{name}:{g}" for name, g in found if g)
+
+
+def gendered(translations, message: str, message_contexts) -> str:
+    """`message` in the reader's language, in the form for the genders of `message_contexts`
+    where it has one (a message whose adjectives or pronouns agree with a word)."""
+    for context in message_contexts:
+        found = translations.pgettext(context, message)
+        if found != message:
+            return found
+    return translations.gettext(message)
 
 
 def campaign_text(message: str, term: str | None, translations) -> str:
     """A message that may name guilds or mission alliances, in this campaign's words."""
-    return translations.gettext(message) % words(term, translations)
+    return gendered(translations, message, contexts(term, translations)) % words(term, translations)
 
 
 def _translations_of(gettext):
     """The catalog behind a bound `gettext` (the genitive forms need its `pgettext`)."""
-    from gettext import NullTranslations
-
     return getattr(gettext, "__self__", None) or NullTranslations()
 
 
@@ -86,8 +130,23 @@ class Word:
     def text(self, gettext) -> str:
         return words(self.term, _translations_of(gettext))[self.form]
 
+    def contexts(self, gettext) -> tuple[str, ...]:
+        """The contexts the refusal's message is looked up in first (core.errors.message_for)."""
+        return contexts(self.term, _translations_of(gettext))
+
     def __str__(self) -> str:
         return self.text(lambda m: m)
+
+
+class CampaignMsg(Word):
+    """A refusal's parameter that is itself a message naming the campaign's words (the
+    "settings locked" refusal names "%(Guild)s settings")."""
+
+    def __init__(self, term: str, message: str):
+        super().__init__(term, message)
+
+    def text(self, gettext) -> str:
+        return campaign_text(self.form, self.term, _translations_of(gettext))
 
 
 class ModuleName(Word):
@@ -100,13 +159,17 @@ class ModuleName(Word):
 
 def require_module(campaign, module: str) -> None:
     """R9.6: with a module off, its pages, actions and API calls are refused with a clear error."""
-    from app.core.errors import DomainError
-
     if not (campaign.modules or {}).get(module):
         raise DomainError("module_disabled", module=ModuleName(term_of(campaign), module))
 
 
-FORMS = tuple(f"{p}{s}" for base in ("guild", "alliance") for p in (base, base.capitalize()) for s in ("", "_of", "s", "s_of"))
+FORMS = tuple(
+    f"{p}{n}{c}"
+    for base in ("guild", "alliance")
+    for p in (base, base.capitalize())
+    for n in ("", "s")
+    for c in ("", *(f"_{suffix}" for suffix in CASES))
+)
 
 
 def word_params(campaign) -> dict[str, Word]:
@@ -132,10 +195,97 @@ def NP_(context: str, message: str) -> str:
     return message
 
 
-# The "of one" / "of many" forms, listed for the extractor; `words` looks them up by context.
-GENITIVES = (
-    NP_("genitive", "guild"), NP_("genitive", "guilds"), NP_("genitive", "consortium"), NP_("genitive", "consortia"),
-    NP_("genitive", "group"), NP_("genitive", "groups"), NP_("genitive", "brotherhood"), NP_("genitive", "brotherhoods"),
-    NP_("genitive", "cartel"), NP_("genitive", "cartels"), NP_("genitive", "alliance"), NP_("genitive", "alliances"),
-    NP_("genitive", "mission alliance"), NP_("genitive", "mission alliances"), NP_("genitive", "pact"), NP_("genitive", "pacts"),
+# Every case of every word, and each word's gender, listed for the extractor; `words` and
+# `gender` look them up by context.
+CASE_FORMS = (
+    NP_("genitive", "guild"),
+    NP_("genitive", "guilds"),
+    NP_("genitive", "consortium"),
+    NP_("genitive", "consortia"),
+    NP_("genitive", "group"),
+    NP_("genitive", "groups"),
+    NP_("genitive", "brotherhood"),
+    NP_("genitive", "brotherhoods"),
+    NP_("genitive", "cartel"),
+    NP_("genitive", "cartels"),
+    NP_("genitive", "alliance"),
+    NP_("genitive", "alliances"),
+    NP_("genitive", "mission alliance"),
+    NP_("genitive", "mission alliances"),
+    NP_("genitive", "pact"),
+    NP_("genitive", "pacts"),
+    NP_("dative", "guild"),
+    NP_("dative", "guilds"),
+    NP_("dative", "consortium"),
+    NP_("dative", "consortia"),
+    NP_("dative", "group"),
+    NP_("dative", "groups"),
+    NP_("dative", "brotherhood"),
+    NP_("dative", "brotherhoods"),
+    NP_("dative", "cartel"),
+    NP_("dative", "cartels"),
+    NP_("dative", "alliance"),
+    NP_("dative", "alliances"),
+    NP_("dative", "mission alliance"),
+    NP_("dative", "mission alliances"),
+    NP_("dative", "pact"),
+    NP_("dative", "pacts"),
+    NP_("accusative", "guild"),
+    NP_("accusative", "guilds"),
+    NP_("accusative", "consortium"),
+    NP_("accusative", "consortia"),
+    NP_("accusative", "group"),
+    NP_("accusative", "groups"),
+    NP_("accusative", "brotherhood"),
+    NP_("accusative", "brotherhoods"),
+    NP_("accusative", "cartel"),
+    NP_("accusative", "cartels"),
+    NP_("accusative", "alliance"),
+    NP_("accusative", "alliances"),
+    NP_("accusative", "mission alliance"),
+    NP_("accusative", "mission alliances"),
+    NP_("accusative", "pact"),
+    NP_("accusative", "pacts"),
+    NP_("instrumental", "guild"),
+    NP_("instrumental", "guilds"),
+    NP_("instrumental", "consortium"),
+    NP_("instrumental", "consortia"),
+    NP_("instrumental", "group"),
+    NP_("instrumental", "groups"),
+    NP_("instrumental", "brotherhood"),
+    NP_("instrumental", "brotherhoods"),
+    NP_("instrumental", "cartel"),
+    NP_("instrumental", "cartels"),
+    NP_("instrumental", "alliance"),
+    NP_("instrumental", "alliances"),
+    NP_("instrumental", "mission alliance"),
+    NP_("instrumental", "mission alliances"),
+    NP_("instrumental", "pact"),
+    NP_("instrumental", "pacts"),
+    NP_("locative", "guild"),
+    NP_("locative", "guilds"),
+    NP_("locative", "consortium"),
+    NP_("locative", "consortia"),
+    NP_("locative", "group"),
+    NP_("locative", "groups"),
+    NP_("locative", "brotherhood"),
+    NP_("locative", "brotherhoods"),
+    NP_("locative", "cartel"),
+    NP_("locative", "cartels"),
+    NP_("locative", "alliance"),
+    NP_("locative", "alliances"),
+    NP_("locative", "mission alliance"),
+    NP_("locative", "mission alliances"),
+    NP_("locative", "pact"),
+    NP_("locative", "pacts"),
+)
+WORD_GENDERS = (
+    NP_("gender", "guild"),
+    NP_("gender", "consortium"),
+    NP_("gender", "group"),
+    NP_("gender", "brotherhood"),
+    NP_("gender", "cartel"),
+    NP_("gender", "alliance"),
+    NP_("gender", "mission alliance"),
+    NP_("gender", "pact"),
 )

@@ -1,4 +1,5 @@
 """The wizard's steps (R1.1): which settings each step edits, and its form parsing."""
+
 from __future__ import annotations
 
 import re
@@ -7,8 +8,10 @@ from app.campaigns import house_rules
 from app.campaigns.models import Campaign
 from app.campaigns.rules import DEFAULT_GUILD, DEFAULT_MODULES, GUILD_TERMS, MODULE_KEYS
 from app.campaigns.schemas import CasualtyDieForm
+from app.campaigns.terms import CampaignMsg
 from app.core.errors import N_
 from app.core.forms import blank_to_none, typed, validate
+from app.core.validation import Label
 
 STEP_TITLES = {
     1: N_("Story"),
@@ -45,7 +48,7 @@ FIELD_LABELS = {
     "guild.max_level": N_("Highest level"),
     "guild.request_fee": N_("Request fee"),
     "guild.entry_fee": N_("Entry fee"),
-    "alliance_fee": N_("Mission-alliance fee"),
+    "alliance_fee": N_("%(Alliance)s fee"),  # in the campaign's words (read_step)
     "settlement_rules.ranks": N_("Experience for each rank"),
     "settlement_rules.xp.taking_part": N_("Experience for taking part"),
     "settlement_rules.xp.per_enemy": N_("Experience per enemy model taken out"),
@@ -71,11 +74,21 @@ FORM_FIELD = {
 REFUSAL_FIELD = {"ranks_invalid": "settlement_rules.ranks", "casualty_table_invalid": "settlement_rules.casualty_table"}
 # Every field of every step's form, as posted.
 FORM_NAMES = (
-    "name", "story", *(key for fields in STEP_FIELDS.values() for key in fields if key not in ("modules", "guild")),
-    "modules_form", *(f"module_{key}" for key in MODULE_KEYS), "battle_size_limit", "guild_term",
-    *(f"guild_{key}" for key in GUILD_NUMBERS), "settlement_form", "die",
-    *(f"face_{face}" for face in range(1, house_rules.MAX_DIE + 1)), "ranks", *(f"xp_{key}" for key in house_rules.XP_KEYS),
-    "retinue_free_retinue", "retinue_role_cost",
+    "name",
+    "story",
+    *(key for fields in STEP_FIELDS.values() for key in fields if key not in ("modules", "guild")),
+    "modules_form",
+    *(f"module_{key}" for key in MODULE_KEYS),
+    "battle_size_limit",
+    "guild_term",
+    *(f"guild_{key}" for key in GUILD_NUMBERS),
+    "settlement_form",
+    "die",
+    *(f"face_{face}" for face in range(1, house_rules.MAX_DIE + 1)),
+    "ranks",
+    *(f"xp_{key}" for key in house_rules.XP_KEYS),
+    "retinue_free_retinue",
+    "retinue_role_cost",
 )
 # The casualty table's choices in the wizard: a result, and "dead, items lost" (V12, V13).
 FACE_CHOICES = ("recovered", "miss_next", "permanent", "dead", "dead_lost", "captured")
@@ -93,7 +106,9 @@ def settlement_changes(posted: dict, die: int | None) -> dict:
     if die is not None:
         # A face the form did not show yet (the die grew) starts as "recovered".
         choices = [posted.get(f"face_{face}") or "recovered" for face in range(1, die + 1)]
-        changes["casualty_table"] = [{"result": "dead" if c == "dead_lost" else c, "items_lost": c == "dead_lost"} for c in choices]
+        changes["casualty_table"] = [
+            {"result": "dead" if c == "dead_lost" else c, "items_lost": c == "dead_lost"} for c in choices
+        ]
     ranks = [t for t in re.split(r"[\s/,;]+", posted.get("ranks", "")) if t]
     changes["ranks"] = ranks or None
     changes["xp"] = _given({key: posted.get(f"xp_{key}") for key in house_rules.XP_KEYS})
@@ -121,15 +136,18 @@ def form_changes(step: int, posted: dict, die: int | None = None) -> dict:
     return data
 
 
-def read_step(request, step: int, form, schema) -> tuple[dict, object, dict[str, str]]:
+def read_step(request, step: int, form, schema, term: str | None = None) -> tuple[dict, object, dict[str, str]]:
     """One step's form checked by the API's `schema`: (what was posted, to show again; the
-    change, or None; every problem by the form's field, named by its label)."""
+    change, or None; every problem by the form's field, named by its label — the fee's in the
+    campaign's words, `term` being its guild word)."""
+    labels: dict[str, Label] = {**FIELD_LABELS, "alliance_fee": CampaignMsg(term or "guild", FIELD_LABELS["alliance_fee"])}
     posted = typed(form, *FORM_NAMES)
-    die, errors = None, {}
+    die: int | None = None
+    errors: dict[str, str] = {}
     if step == 5 and posted.get("settlement_form") == "1":
-        body, errors = validate(request, CasualtyDieForm, _given({"die": posted.get("die")}), FIELD_LABELS)
+        body, errors = validate(request, CasualtyDieForm, _given({"die": posted.get("die")}), labels)
         die = body.die if body else None
-    model, problems = validate(request, schema, form_changes(step, posted, die), FIELD_LABELS)
+    model, problems = validate(request, schema, form_changes(step, posted, die), labels)
     return posted, model, {**{FORM_FIELD.get(k, k): v for k, v in problems.items()}, **errors}
 
 

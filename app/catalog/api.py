@@ -4,8 +4,8 @@ from fastapi import APIRouter
 
 from app.catalog.catalog import ItemData, ProfileData, ScenarioData
 from app.catalog.deps import CatalogDep
-from app.core.errors import DomainError
 from app.catalog.schemas import FactionDetail, FactionOut
+from app.core.errors import DomainError
 
 router = APIRouter(tags=["catalog"])
 

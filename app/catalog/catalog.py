@@ -5,6 +5,7 @@ shipped in `app/catalog/data/`, then any catalogs imported from BattleScribe int
 `<var>/catalog/` (later files win on equal keys). Files are validated at load and held in
 memory; imported files are picked up again when they change on disk.
 """
+
 from __future__ import annotations
 
 import json
@@ -85,7 +86,7 @@ class ScenarioData(BaseModel):
     max_warbands: int | None = Field(default=None, ge=2, le=40)  # None: no upper bound
     roles: Literal["attacker_defender", "none"] = "none"
     notes: str = ""
-    i18n: dict[Literal["pl"], ScenarioText] = Field(default_factory=dict)  # name and notes in other languages
+    i18n: dict[Literal["pl", "it", "fr", "ru"], ScenarioText] = Field(default_factory=dict)  # name and notes in other languages
 
     def name_in(self, locale: str) -> str:
         text = self.i18n.get(locale)
@@ -108,15 +109,19 @@ class CatalogFile(BaseModel):
     scenarios: list[ScenarioData] = []
 
     @model_validator(mode="after")
-    def _consistent(self) -> "CatalogFile":
+    def _consistent(self) -> CatalogFile:
         for profile in self.profiles:
             if profile.faction is None:
                 raise ValueError(f"profile {profile.key}: a faction is required (mercenaries go in 'mercenaries')")
         for merc in self.mercenaries:
             if merc.faction is not None or merc.alignment is None:
                 raise ValueError(f"mercenary {merc.key}: no faction, and an alignment is required")
-        for kind, rows in (("faction", self.factions), ("profile", self.profiles + self.mercenaries),
-                           ("item", self.items), ("scenario", self.scenarios)):
+        for kind, rows in (
+            ("faction", self.factions),
+            ("profile", self.profiles + self.mercenaries),
+            ("item", self.items),
+            ("scenario", self.scenarios),
+        ):
             keys = [r.key for r in rows]
             if len(keys) != len(set(keys)):
                 raise ValueError(f"duplicate {kind} keys in one file")
@@ -163,7 +168,9 @@ def read_file(path: Path) -> CatalogFile:
 def write_file(path: Path, data: CatalogFile) -> None:
     path.parent.mkdir(parents=True, exist_ok=True)
     tmp = path.with_suffix(".tmp")
-    tmp.write_text(json.dumps(data.model_dump(mode="json", exclude_defaults=False), ensure_ascii=False, indent=1), encoding="utf-8")
+    tmp.write_text(
+        json.dumps(data.model_dump(mode="json", exclude_defaults=False), ensure_ascii=False, indent=1), encoding="utf-8"
+    )
     tmp.replace(path)
 
 

@@ -1,4 +1,5 @@
 """API input and output shapes."""
+
 from __future__ import annotations
 
 from pydantic import BaseModel

@@ -1,9 +1,12 @@
 """API input and output shapes."""
+
 from __future__ import annotations
 
 from datetime import datetime
 
 from pydantic import BaseModel
+
+from app.core.pagination import PageOut
 
 
 class ChronicleOut(BaseModel):
@@ -15,8 +18,5 @@ class ChronicleOut(BaseModel):
     created_at: datetime
 
 
-class ChroniclePage(BaseModel):
-    items: list[ChronicleOut]
-    page: int
-    pages: int
-    total: int
+class ChroniclePage(PageOut[ChronicleOut]):
+    pass

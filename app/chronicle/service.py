@@ -1,5 +1,8 @@
 """The chronicle: a public, paginated log (R11.1). Only public facts are written here."""
+
 from __future__ import annotations
+
+from collections.abc import Callable
 
 from sqlalchemy import insert
 from sqlmodel import Session, select
@@ -8,27 +11,23 @@ from app.campaigns.models import Campaign
 from app.chronicle.models import ChronicleEntry
 from app.core.db import utcnow
 from app.core.pagination import Page, paginate
+from app.core.ports import Port
+from app.visibility import Viewer
 
 # Who hears each new entry, inside the writer's transaction (the webhooks' outbox, issue 19), so
-# that a rolled-back change tells nobody; the chronicle imports none of its listeners.
-LISTENERS: list = []
-
-
-def add_listener(listener) -> None:
-    """`listener(session, campaign, entries)`; entries written in bulk come unsaved, without ids."""
-    if listener not in LISTENERS:
-        LISTENERS.append(listener)
+# that a rolled-back change tells nobody: a port, wired in app/wiring.py. Entries written in
+# bulk come unsaved, without ids.
+Listener = Callable[[Session, Campaign, list[ChronicleEntry]], None]
+listeners = Port[Listener]("chronicle listeners")
 
 
 def _tell(session: Session, campaign: Campaign, entries: list[ChronicleEntry]) -> None:
-    for listener in LISTENERS:
+    for listener in listeners():
         listener(session, campaign, entries)
 
 
 def record(session: Session, campaign: Campaign, kind: str, **params) -> ChronicleEntry:
-    entry = ChronicleEntry(
-        campaign_id=campaign.id, round=campaign.round, phase=campaign.phase, kind=kind, params=params
-    )
+    entry = ChronicleEntry(campaign_id=campaign.id, round=campaign.round, phase=campaign.phase, kind=kind, params=params)
     session.add(entry)
     _tell(session, campaign, [entry])
     return entry
@@ -37,13 +36,23 @@ def record(session: Session, campaign: Campaign, kind: str, **params) -> Chronic
 def record_many(session: Session, campaign: Campaign, entries: list[tuple[str, dict]]) -> None:
     """Many entries in one statement (announcing hundreds of battles)."""
     if entries:
-        rows = [{"campaign_id": campaign.id, "round": campaign.round, "phase": campaign.phase,
-                 "kind": kind, "params": params, "created_at": utcnow()} for kind, params in entries]
+        rows = [
+            {
+                "campaign_id": campaign.id,
+                "round": campaign.round,
+                "phase": campaign.phase,
+                "kind": kind,
+                "params": params,
+                "created_at": utcnow(),
+            }
+            for kind, params in entries
+        ]
         session.execute(insert(ChronicleEntry), rows)
-        if LISTENERS:
+        if listeners():
             _tell(session, campaign, [ChronicleEntry(**row) for row in rows])
 
 
-def list_entries(session: Session, *, campaign_id: int, page: int = 1, per_page: int = 50) -> Page:
-    query = select(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign_id).order_by(ChronicleEntry.id.desc())
+def list_entries(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50) -> Page:
+    """The campaign's public log as a member reads it (R11.1), newest first."""
+    query = select(ChronicleEntry).where(ChronicleEntry.campaign_id == viewer.campaign.id).order_by(ChronicleEntry.id.desc())
     return paginate(session, query, page=page, per_page=per_page)

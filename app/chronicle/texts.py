@@ -1,6 +1,9 @@
 """The chronicle's words (R11.1, R11.3): entries are stored as a kind and parameters and read
 here, in each reader's language, at the edge (pages and API)."""
+
 from __future__ import annotations
+
+from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from app.chronicle.models import ChronicleEntry
 from app.core.errors import N_
@@ -29,7 +32,9 @@ TEXTS = {
     "guild_upgraded": N_("The %(guild)s %(name)s rose to level %(level)s."),
     "guild_left": N_("%(player)s left the %(guild)s %(name)s."),
     "guild_dissolved": N_("%(player)s dissolved the %(guild)s %(name)s."),
-    "warband_scattered": N_("%(warband)s was beaten at %(place)s with no hideout left to fall back to: it is scattered, and the game master places it."),
+    "warband_scattered": N_(
+        "%(warband)s was beaten at %(place)s with no hideout left to fall back to: it is scattered, and the game master places it."
+    ),
     # The battle clock (issue 18); %(clock_end)s is one of clock/service.py's END_NAMES.
     "clock_out_of_time": N_("At %(place)s %(side)s ran out of time in turn %(turn)s."),
     "clock_ended": N_("At %(place)s the game ended in turn %(turns)s: %(clock_end)s."),
@@ -38,6 +43,11 @@ TEXTS = {
     "deadline_set": N_("%(deadline_phase)s ends at %(at)s."),
     "deadline_near": N_("%(deadline_phase)s ends soon, at %(at)s."),
     "deadline_cleared": N_("The deadline of %(deadline_phase)s is lifted."),
+    # People come and go (issue 36).
+    "game_master_added": N_("%(nickname)s is now a game master of the campaign."),
+    "game_master_removed": N_("%(nickname)s is no longer a game master of the campaign."),
+    "player_joined_late": N_("%(nickname)s joins the campaign in round %(round)s and sets up a hideout at %(place)s."),
+    "seat_handed_over": N_("%(previous)s hands their seat to %(nickname)s."),
 }
 # Parameters stored as keys (a phase, say) and the names to translate them with; the domain
 # that owns the names registers them, so that the chronicle imports none of its writers.
@@ -50,12 +60,18 @@ def add_labels(params: tuple[str, ...], names: dict[str, str]) -> None:
 
 
 def entry_text(entry: ChronicleEntry, gettext, words: dict | None = None) -> str:
-    """`words`: the campaign's guild and mission-alliance words in the reader's language (R8.2)."""
-    params = {**(words or {}), **entry.params}
+    """`words`: the campaign's guild and mission-alliance words in the reader's language (R8.2).
+    Only a known kind's translated message is formatted, with the parameters as values: a kind
+    or parameter from the data is never a format string (issue 28)."""
+    template = TEXTS.get(entry.kind)
+    if template is None:
+        return entry.kind  # not one this server writes (imports refuse it): shown as the text it is
+    stored = entry.params if isinstance(entry.params, dict) else {}
+    params = {**(words or {}), **stored}
     for key, names in LABELS.items():
         if isinstance(params.get(key), str) and params[key] in names:
             params[key] = gettext(names[params[key]])
-    template = gettext(TEXTS.get(entry.kind, entry.kind))
+    template = gettext(template)
     try:
         text = template % params
     except (KeyError, TypeError, ValueError):
@@ -68,8 +84,41 @@ def entry_text(entry: ChronicleEntry, gettext, words: dict | None = None) -> str
 def _roster_text(roster: dict, gettext) -> str:
     """R6.5, R11.1: an announced battle's public rosters, mercenaries included."""
     models = []
-    for m in roster.get("models", []):
+    listed = roster.get("models")
+    for m in listed if isinstance(listed, list) else []:
+        if not isinstance(m, dict):
+            continue
         label = gettext("mercenary, %(points)s pts") if m.get("mercenary") else gettext("%(points)s pts")
         models.append(f"{m.get('name', '')} ({label % {'points': m.get('points', 0)}})")
     head = gettext("%(name)s, %(points)s pts") % {"name": roster.get("name", ""), "points": roster.get("points", 0)}
     return f"{head}: {', '.join(models)}."
+
+
+class _RosterModel(BaseModel):
+    name: str = Field(max_length=200)
+    points: int
+    mercenary: bool = False
+
+
+class _Roster(BaseModel):
+    name: str = Field(max_length=200)
+    points: int
+    models: list[_RosterModel] = Field(default_factory=list, max_length=200)
+
+
+_ROSTERS = TypeAdapter(list[_Roster])
+
+
+def params_problem(kind: object, params) -> str | None:
+    """What of a stored entry this server would not have written, for an import to refuse
+    (issue 28): "kind" for a kind it does not know, else the malformed parameter, or None."""
+    if not isinstance(kind, str) or kind not in TEXTS:
+        return "kind"
+    if not isinstance(params, dict):
+        return "params"
+    if "rosters" in params:
+        try:
+            _ROSTERS.validate_python(params["rosters"], strict=True)
+        except ValidationError:
+            return "params.rosters"
+    return None

@@ -1,4 +1,5 @@
 """The battle clock over the API (API.md `clock`, `clock-settings`)."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
@@ -33,11 +34,15 @@ def put_clock_settings(cid: PathId, body: ClockSettingsIn, user: ApiUser, sessio
 @router.put("/campaigns/{cid}/events/{eid}/clock-settings", response_model=EventClockOut)
 def put_event_clock_settings(cid: PathId, eid: PathId, body: EventClockIn, user: ApiUser, session: SessionDep):
     """GM: the clock of one event's battles (`clock: null`: the campaign's)."""
-    event = service.set_event_settings(session, actor=user, campaign_id=cid, event_id=eid,
-                                       settings=body.clock.settings() if body.clock else None)
+    event = service.set_event_settings(
+        session, actor=user, campaign_id=cid, event_id=eid, settings=body.clock.settings() if body.clock else None
+    )
     viewer = campaign_of(session, actor=user, campaign_id=cid)
-    return EventClockOut(event_id=event.id, clock=_settings_out(service.rules.settings_of(event.clock)) if event.clock else None,
-                         effective=_settings_out(service.battle_settings(viewer.campaign, event)))
+    return EventClockOut(
+        event_id=event.id,
+        clock=_settings_out(service.rules.settings_of(event.clock)) if event.clock else None,
+        effective=_settings_out(service.battle_settings(viewer.campaign, event)),
+    )
 
 
 @router.get("/campaigns/{cid}/battles/{bid}/clock", response_model=ClockOut)

@@ -15,9 +15,7 @@ class BattleClock(SQLModel, table=True):
     same remaining time from these, and a reload loses nothing."""
 
     __tablename__ = "battle_clock"
-    __table_args__ = (
-        CheckConstraint("status IN ('running','paused','ended')", name="status"),
-    )
+    __table_args__ = (CheckConstraint("status IN ('running','paused','ended')", name="status"),)
     id: int | None = Field(default=None, primary_key=True)
     battle_id: int = Field(foreign_key="battle.id", unique=True, ondelete="CASCADE")
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

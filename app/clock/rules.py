@@ -4,6 +4,7 @@
 Out of time (the Wavrin 2017 pack, shared/seeds/001): the side finishes the action in
 progress, then gives no more orders for the rest of the game; the other sides play their
 remaining turns (a 7th on its roll); when the last side also runs out, the game ends."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field, replace
@@ -64,8 +65,16 @@ def new(order: list[int], settings: Settings, first: int, now: int) -> State:
     at = order.index(first)
     turned = tuple(order[at:] + order[:at])
     limit = settings.minutes_per_side * 60_000 if settings.minutes_per_side else None
-    return State(order=turned, limit_ms=limit, max_turns=settings.max_turns, extra_turn_on=settings.extra_turn_on,
-                 turn=1, running=first, since=now, used={s: 0 for s in turned})
+    return State(
+        order=turned,
+        limit_ms=limit,
+        max_turns=settings.max_turns,
+        extra_turn_on=settings.extra_turn_on,
+        turn=1,
+        running=first,
+        since=now,
+        used=dict.fromkeys(turned, 0),
+    )
 
 
 def used(state: State, side: int, now: int) -> int:
@@ -102,8 +111,9 @@ def _charge(state: State, now: int) -> State:
 
 def _require(state: State, *statuses: str) -> None:
     if state.status not in statuses:
-        raise DomainError("clock_ended" if state.status == "ended" else
-                          ("clock_paused" if state.status == "paused" else "clock_running"))
+        raise DomainError(
+            "clock_ended" if state.status == "ended" else ("clock_paused" if state.status == "paused" else "clock_running")
+        )
 
 
 def _end(state: State, reason: str) -> State:
@@ -119,11 +129,12 @@ def _next_turn(state: State, now: int, roll) -> State:
         return _end(state, "time")
     turn = state.turn + 1
     if turn > state.max_turns:
-        if state.extra_turn_on is None or turn > state.max_turns + 1:
+        extra_on = state.extra_turn_on
+        if extra_on is None or turn > state.max_turns + 1:
             return _end(state, "turns")
         rolled = state.extra_roll if state.extra_roll is not None else roll()
         state = replace(state, extra_roll=rolled)
-        if rolled < state.extra_turn_on:
+        if rolled < extra_on:
             return _end(state, "turns")
     return replace(state, turn=turn, running=playing[0], since=now if state.status == "running" else None)
 
@@ -180,8 +191,9 @@ def enter_roll(state: State, value: int) -> State:
     return replace(state, extra_roll=value)
 
 
-def correct(state: State, now: int, *, side: int | None = None, remaining_ms: int | None = None,
-            turn: int | None = None) -> State:
+def correct(
+    state: State, now: int, *, side: int | None = None, remaining_ms: int | None = None, turn: int | None = None
+) -> State:
     """The GM puts the clock right: a side's remaining time, the turn, or who plays."""
     _require(state, "running", "paused")
     state = _charge(state, now)

@@ -1,11 +1,11 @@
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
 from app.clock import rules
-from app.core.types import Int
+from app.core.types import Between
 
 
 class ClockSettingsIn(BaseModel):
@@ -13,9 +13,9 @@ class ClockSettingsIn(BaseModel):
     extra turn's number on a die (null: no extra turn)."""
 
     model_config = ConfigDict(extra="forbid")
-    minutes_per_side: Int(1, rules.MAX_MINUTES) | None = None
-    max_turns: Int(1, rules.MAX_TURNS) = rules.DEFAULT_TURNS
-    extra_turn_on: Int(2, 6) | None = rules.DEFAULT_EXTRA_ON
+    minutes_per_side: Annotated[int, Between(1, rules.MAX_MINUTES)] | None = None
+    max_turns: Annotated[int, Between(1, rules.MAX_TURNS)] = rules.DEFAULT_TURNS
+    extra_turn_on: Annotated[int, Between(2, 6)] | None = rules.DEFAULT_EXTRA_ON
 
     def settings(self) -> rules.Settings:
         return rules.Settings(self.minutes_per_side, self.max_turns, self.extra_turn_on)
@@ -49,11 +49,14 @@ class ClockTapIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     action: Literal["start", "switch", "pause", "next_turn", "end", "roll", "correct"]
-    side: Int(0, 1000) | None = None
-    roll: Int(1, 6) | None = None
-    remaining_ms: Int(0, rules.MAX_MINUTES * 60_000) | None = None
-    turn: Int(1, rules.MAX_TURNS + 1) | None = None
-    version: Int(0, 2**31 - 1) | None = None
+    side: Annotated[int, Between(0, 1000)] | None = None
+    roll: Annotated[int, Between(1, 6)] | None = None
+    remaining_ms: Annotated[int, Between(0, rules.MAX_MINUTES * 60_000)] | None = None
+    turn: Annotated[int, Between(1, rules.MAX_TURNS + 1)] | None = None
+    version: Annotated[int, Between(0, 2**31 - 1)] | None = None
+    # R12.1: a tap kept on a phone offline and sent later says when it was made (ms since the
+    # epoch); the server takes that moment, never before the clock's last change nor after now.
+    at: Annotated[int, Between(0, 2**53)] | None = None
 
 
 class SideClockOut(BaseModel):

@@ -1,6 +1,7 @@
 """The battle clock's use cases (issue 18): settings, reading a battle's clock, and running it.
 Battles (and so their clocks) are public to the campaign's members from Battles on (R6.5);
 only the battle's participants run its clock, and the GM may also put it right."""
+
 from __future__ import annotations
 
 import dataclasses
@@ -15,19 +16,21 @@ from app.battles import service as battles
 from app.battles.models import Battle
 from app.campaigns.models import Campaign
 from app.chronicle import service as chronicle
+from app.chronicle.texts import add_labels
 from app.clock import rules
 from app.clock.models import BattleClock
 from app.core.db import utcnow
-from app.chronicle.texts import add_labels
 from app.core.errors import N_, DomainError
 from app.events.models import Event
 from app.live.service import publish
 from app.maps import service as maps
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 
-
-END_NAMES = {"turns": N_("the last turn was played"), "time": N_("every side ran out of time"),
-             "manual": N_("ended at the table")}
+END_NAMES = {
+    "turns": N_("the last turn was played"),
+    "time": N_("every side ran out of time"),
+    "manual": N_("ended at the table"),
+}
 add_labels(("clock_end",), END_NAMES)
 
 
@@ -69,8 +72,9 @@ def set_campaign_settings(session: Session, *, actor: User, campaign_id: int, se
     return viewer.campaign
 
 
-def set_event_settings(session: Session, *, actor: User, campaign_id: int, event_id: int,
-                       settings: rules.Settings | None) -> Event:
+def set_event_settings(
+    session: Session, *, actor: User, campaign_id: int, event_id: int, settings: rules.Settings | None
+) -> Event:
     """`settings=None`: the event's battles use the campaign's clock again."""
     viewer = viewer_for(session, actor, campaign_id, lock=True)
     require_gm(viewer)
@@ -85,8 +89,9 @@ def set_event_settings(session: Session, *, actor: User, campaign_id: int, event
 
 def events_with_settings(session: Session, campaign: Campaign) -> list[Event]:
     """The events of this round and later (the ones whose battles are still to come)."""
-    return list(session.exec(select(Event).where(Event.campaign_id == campaign.id, Event.ended_round.is_(None))
-                             .order_by(Event.id)).all())
+    return list(
+        session.exec(select(Event).where(Event.campaign_id == campaign.id, Event.ended_round.is_(None)).order_by(Event.id)).all()
+    )
 
 
 # --- reading -----------------------------------------------------------------------------------
@@ -124,21 +129,45 @@ class ClockView:
     def as_dict(self) -> dict:
         """The API's shape (API.md `clock`), with what a client needs to draw it."""
         return {
-            "battle_id": self.battle_id, "status": self.status, "turn": self.turn, "max_turns": self.settings.max_turns,
-            "extra_turn_on": self.settings.extra_turn_on, "extra_roll": self.extra_roll,
-            "minutes_per_side": self.settings.minutes_per_side, "running_side": self.running_side, "order": self.order,
-            "ended_reason": self.ended_reason, "version": self.version,
-            "sides": [{"side": s.side, "player_ids": s.player_ids, "warbands": s.names, "remaining_ms": s.remaining_ms,
-                       "out_of_time": s.out_of_time, "out_turn": s.out_turn} for s in self.sides],
+            "battle_id": self.battle_id,
+            "status": self.status,
+            "turn": self.turn,
+            "max_turns": self.settings.max_turns,
+            "extra_turn_on": self.settings.extra_turn_on,
+            "extra_roll": self.extra_roll,
+            "minutes_per_side": self.settings.minutes_per_side,
+            "running_side": self.running_side,
+            "order": self.order,
+            "ended_reason": self.ended_reason,
+            "version": self.version,
+            "sides": [
+                {
+                    "side": s.side,
+                    "player_ids": s.player_ids,
+                    "warbands": s.names,
+                    "remaining_ms": s.remaining_ms,
+                    "out_of_time": s.out_of_time,
+                    "out_turn": s.out_turn,
+                }
+                for s in self.sides
+            ],
         }
 
 
 def _state(row: BattleClock) -> rules.State:
     return rules.State(
-        order=tuple(row.order), limit_ms=row.minutes_per_side * 60_000 if row.minutes_per_side else None,
-        max_turns=row.max_turns, extra_turn_on=row.extra_turn_on, status=row.status, turn=row.turn,
-        running=row.running_side, since=_ms(row.running_since), used={int(k): v for k, v in row.used_ms.items()},
-        out={int(k): v for k, v in row.out_turn.items()}, extra_roll=row.extra_roll, ended=row.ended_reason,
+        order=tuple(row.order),
+        limit_ms=row.minutes_per_side * 60_000 if row.minutes_per_side else None,
+        max_turns=row.max_turns,
+        extra_turn_on=row.extra_turn_on,
+        status=row.status,
+        turn=row.turn,
+        running=row.running_side,
+        since=_ms(row.running_since),
+        used={int(k): v for k, v in row.used_ms.items()},
+        out={int(k): v for k, v in row.out_turn.items()},
+        extra_roll=row.extra_roll,
+        ended=row.ended_reason,
     )
 
 
@@ -155,8 +184,12 @@ def _store(row: BattleClock, state: rules.State) -> None:
 
 def _open(viewer: Viewer, view: battles.BattleView) -> bool:
     campaign = viewer.campaign
-    return campaign.status == "running" and campaign.phase == "battles" and view.battle.status == "announced" \
+    return (
+        campaign.status == "running"
+        and campaign.phase == "battles"
+        and view.battle.status == "announced"
         and view.battle.round == campaign.round
+    )
 
 
 def _may_run(viewer: Viewer, view: battles.BattleView) -> bool:
@@ -167,16 +200,27 @@ def _event(session: Session, battle: Battle) -> Event | None:
     return session.get(Event, battle.event_id) if battle.event_id else None
 
 
-def clock_view(session: Session, viewer: Viewer, view: battles.BattleView, now: int, row: BattleClock | None = None,
-               settings: rules.Settings | None = None) -> ClockView:
+def clock_view(
+    session: Session,
+    viewer: Viewer,
+    view: battles.BattleView,
+    now: int,
+    row: BattleClock | None = None,
+    settings: rules.Settings | None = None,
+) -> ClockView:
     if row is None:
         row = session.exec(select(BattleClock).where(BattleClock.battle_id == view.battle.id)).first()
     sides = view.sides()
     numbers = [side[0].side for side in sides]
     if row is None:
         settings = settings or battle_settings(viewer.campaign, _event(session, view.battle))
-        state = rules.State(order=tuple(numbers), limit_ms=settings.minutes_per_side * 60_000 if settings.minutes_per_side else None,
-                            max_turns=settings.max_turns, extra_turn_on=settings.extra_turn_on, status="ready")
+        state = rules.State(
+            order=tuple(numbers),
+            limit_ms=settings.minutes_per_side * 60_000 if settings.minutes_per_side else None,
+            max_turns=settings.max_turns,
+            extra_turn_on=settings.extra_turn_on,
+            status="ready",
+        )
         version = 0
     else:
         settings = rules.Settings(row.minutes_per_side, row.max_turns, row.extra_turn_on)
@@ -187,13 +231,26 @@ def clock_view(session: Session, viewer: Viewer, view: battles.BattleView, now: 
         # stood at its last tap instead of ticking on.
         state = dataclasses.replace(state, status="paused", since=None)
     return ClockView(
-        battle_id=view.battle.id, settings=settings, status=state.status, turn=state.turn, running_side=state.running,
+        battle_id=view.battle.id,
+        settings=settings,
+        status=state.status,
+        turn=state.turn,
+        running_side=state.running,
         order=list(state.order) or numbers,
-        sides=[SideClock(side=side[0].side, player_ids=sorted({w.player_id for w in side}), names=[w.name for w in side],
-                         remaining_ms=rules.remaining(state, side[0].side, now),
-                         out_of_time=rules.out_of_time(state, side[0].side, now), out_turn=state.out.get(side[0].side))
-               for side in sides],
-        extra_roll=state.extra_roll, ended_reason=state.ended, version=version,
+        sides=[
+            SideClock(
+                side=side[0].side,
+                player_ids=sorted({w.player_id for w in side}),
+                names=[w.name for w in side],
+                remaining_ms=rules.remaining(state, side[0].side, now),
+                out_of_time=rules.out_of_time(state, side[0].side, now),
+                out_turn=state.out.get(side[0].side),
+            )
+            for side in sides
+        ],
+        extra_roll=state.extra_roll,
+        ended_reason=state.ended,
+        version=version,
         may_run=open_ and _may_run(viewer, view) and state.status != "ended",
         may_correct=open_ and viewer.is_gm and state.status in ("running", "paused"),
     )
@@ -215,6 +272,20 @@ class Tap:
     remaining_ms: int | None = None
     turn: int | None = None
     version: int | None = None
+    at: int | None = None  # when a tap sent later was made (R12.1)
+
+
+# A tap sent later counts from when it was made, within this long before it arrives.
+LATE_TAP_MS = 24 * 60 * 60 * 1000
+
+
+def _when(tap: Tap, row: BattleClock | None, now: int) -> int:
+    """R12.1: the moment a tap acts at — now, or when an offline tap was made: not after now,
+    nor before the running side's run began (the clock's time never runs backwards)."""
+    if tap.at is None:
+        return now
+    since = _ms(row.running_since) if row else None
+    return max(min(tap.at, now), since if since is not None else now - LATE_TAP_MS, now - LATE_TAP_MS)
 
 
 def _seeded_roll(battle: Battle, state: rules.State):
@@ -242,6 +313,7 @@ def act(session: Session, *, actor: User, campaign_id: int, battle_id: int, tap:
     row = session.exec(select(BattleClock).where(BattleClock.battle_id == battle_id)).first()
     if tap.version is not None and tap.version != (row.version if row else 0):
         raise DomainError("clock_changed")
+    now = _when(tap, row, now)
     before = _state(row) if row else None
     if row is None:
         if tap.action != "start":
@@ -249,15 +321,29 @@ def act(session: Session, *, actor: User, campaign_id: int, battle_id: int, tap:
         settings = battle_settings(viewer.campaign, _event(session, view.battle))
         numbers = [side[0].side for side in view.sides()]
         state = rules.new(numbers, settings, numbers[0] if tap.side is None else tap.side, now)
-        row = BattleClock(battle_id=battle_id, campaign_id=campaign_id, minutes_per_side=settings.minutes_per_side,
-                          max_turns=settings.max_turns, extra_turn_on=settings.extra_turn_on)
+        row = BattleClock(
+            battle_id=battle_id,
+            campaign_id=campaign_id,
+            minutes_per_side=settings.minutes_per_side,
+            max_turns=settings.max_turns,
+            extra_turn_on=settings.extra_turn_on,
+        )
     else:
         state = _apply(before, tap, now, _seeded_roll(view.battle, before))
     _store(row, state)
     session.add(row)
     _chronicle(session, viewer.campaign, view, before, state)
-    publish(session, campaign_id, "clock", subject_id=battle_id, actor_user_id=actor.id,
-            status=state.status, turn=state.turn, running_side=state.running, version=row.version)
+    publish(
+        session,
+        campaign_id,
+        "clock",
+        subject_id=battle_id,
+        actor_user_id=actor.id,
+        status=state.status,
+        turn=state.turn,
+        running_side=state.running,
+        version=row.version,
+    )
     session.flush()
     return clock_view(session, viewer, view, now, row)
 
@@ -278,8 +364,9 @@ def _apply(state: rules.State, tap: Tap, now: int, roll) -> rules.State:
     return rules.correct(state, now, side=tap.side, remaining_ms=tap.remaining_ms, turn=tap.turn)
 
 
-def _chronicle(session: Session, campaign: Campaign, view: battles.BattleView, before: rules.State | None,
-               after: rules.State) -> None:
+def _chronicle(
+    session: Session, campaign: Campaign, view: battles.BattleView, before: rules.State | None, after: rules.State
+) -> None:
     """The clock's record in the chronicle: each side whose time ran out, and how the game ended."""
     place = maps.labels(session, campaign.id).get(view.battle.place_id, "")
     names = {side[0].side: " & ".join(w.name for w in side) for side in view.sides()}

@@ -34,6 +34,8 @@ class CompanyModel(SQLModel, table=True):
     company_id: int = Field(foreign_key="company.id", index=True, ondelete="CASCADE")
     profile_key: str = Field(max_length=120)
     name: str = Field(max_length=120)
+    # The player's own name for the model (issue 29); without one it reads "Ax 2" (rules.model_labels).
+    given_name: str | None = Field(default=None, max_length=40)
     types: list[str] = Field(default_factory=list, sa_type=JSON)
     points: int
     stats: dict[str, str] = Field(default_factory=dict, sa_type=JSON)

@@ -1,5 +1,6 @@
 """Pure company rules: shop hours, faction, confirmation, uniqueness and items (R3.1-R3.9,
 V3, V7, V8)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -69,3 +70,46 @@ def check_item(model_types: list[str], carried: list[Carried], new: Carried, mod
     if problem:
         code, params = problem
         raise DomainError(code, model=model_name, **params)
+
+
+def model_labels(models: list[tuple[int, str, str, str | None]]) -> dict[int, str]:
+    """Issue 29: models of one profile told apart. `models` is every model of a company as
+    (id, profile key, profile name, name given by the player). A given name is the label;
+    otherwise a profile held more than once is numbered by purchase ("Ax 1", "Ax 2") and a
+    profile held once keeps its plain name. Computed on reading, so a sale renumbers."""
+    count: dict[str, int] = {}
+    for _id, key, _name, _given in models:
+        count[key] = count.get(key, 0) + 1
+    seen: dict[str, int] = {}
+    labels: dict[int, str] = {}
+    for model_id, key, name, given in sorted(models):
+        seen[key] = seen.get(key, 0) + 1
+        if given:
+            labels[model_id] = given
+        else:
+            labels[model_id] = f"{name} {seen[key]}" if count[key] > 1 else name
+    return labels
+
+
+def clean_given_name(text: str | None) -> str | None:
+    """A given name is trimmed; an empty one removes it (the model reads as its profile again)."""
+    text = (text or "").strip()
+    return text or None
+
+
+# R11.3, issue 29: the shop lists Vanguard's types in the manual's order, Command first.
+SHOP_TYPE_ORDER = ("Command", "Grunt", "Warrior", "Spellcaster", "Support", "Large")
+
+
+def shop_type(types) -> str:
+    """The shop group a profile is listed under: its first type in SHOP_TYPE_ORDER ("" if none)."""
+    return next((t for t in SHOP_TYPE_ORDER if t in types), "")
+
+
+def shop_groups(profiles: list, held: dict[str, int]) -> list[tuple[str, list[tuple[object, int]]]]:
+    """Issue 29: the shop's profiles grouped by type, Command first, each with how many of it
+    the company owns; a group without profiles is left out, the catalog's order kept within."""
+    groups: dict[str, list[tuple[object, int]]] = {t: [] for t in (*SHOP_TYPE_ORDER, "")}
+    for profile in profiles:
+        groups[shop_type(profile.types)].append((profile, held.get(profile.key, 0)))
+    return [(t, rows) for t, rows in groups.items() if rows]

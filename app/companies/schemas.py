@@ -31,13 +31,24 @@ class RewardIn(BaseModel):
 
 class ShopForm(BaseModel):
     """The shop's filter, posted back with a purchase: the shop page's query limits."""
+
     type: str = Field(default="", max_length=20)
     q: str = Field(default="", max_length=80)
 
 
+class ModelNameIn(BaseModel):
+    """Issue 29: the player's own name for a model; null or empty takes it away."""
+
+    model_config = ConfigDict(extra="forbid")
+    given_name: str | None = Field(max_length=40)
+
+
 class ModelOut(BaseModel):
     id: int
-    name: str
+    name: str  # the profile's name, as bought
+    # Issue 29: the player's name for it, and the label pages show (given name, or "Ax 2").
+    given_name: str | None = None
+    label: str = ""
     profile: str
     types: list[str]
     points: int
@@ -72,10 +83,18 @@ class CompanyOut(BaseModel):
     player_id: int
     faction: str | None
     confirmed: bool
-    gold: int
+    gold: int | None  # null for the GM with the gold transfers module on (R11.2)
     models: list[ModelOut]
     items: list[ItemOut]
 
 
 class RefundOut(BaseModel):
     refund: int
+
+
+class RosterImportOut(BaseModel):
+    """R12.15: the models bought from a roster file, the entries not found, the gold after."""
+
+    bought: list[ModelOut]
+    unmatched: list[str]
+    gold: int

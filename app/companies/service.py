@@ -1,13 +1,17 @@
 """Company and shop use cases (R3.1-R3.9, V3, V7, V8). Gold moves only through
-app/gold/service.py; the company row is locked while it changes."""
+app/gold/service.py; the company row is locked while it changes. A roster file bought in one
+step (R12.15) is roster_import.py, which buys through buy_model here."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
+from functools import cached_property
 
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.audit import service as audit
 from app.campaigns.models import Campaign, Player
 from app.catalog.catalog import Catalog
 from app.catalog.names import SLOT_NAMES
@@ -15,13 +19,16 @@ from app.companies import rules
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError, Msg
-from app.gold import rules as gold_rules, service as gold
+from app.core.ports import Port
+from app.gold import rules as gold_rules
+from app.gold import service as gold
 from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, hidden_gold, private_owner, viewer_for
 
 
 @dataclass(frozen=True)
 class Purchase:
     """What a purchase did: the row bought, what it cost, the gold left."""
+
     row: CompanyModel | CompanyItem
     price: int
     balance: int
@@ -34,6 +41,7 @@ class Purchase:
 @dataclass(frozen=True)
 class Sale:
     """What a sale did: what was sold, what came back (R3.4), the gold after."""
+
     name: str
     paid: int
     refund: int
@@ -46,10 +54,15 @@ class CompanyView:
     company: Company | None
     models: list[CompanyModel] = field(default_factory=list)
     items: list[CompanyItem] = field(default_factory=list)
-    gold: int = 0  # as this viewer may see it (the GM's figures leave transfers out, R8.11)
+    gold: int | None = 0  # as this viewer may see it: None for the GM with gold transfers on (R11.2)
 
     def items_of(self, model_id: int | None) -> list[CompanyItem]:
         return [i for i in self.items if i.model_id == model_id]
+
+    @cached_property
+    def labels(self) -> dict[int, str]:
+        """Each model's label: its given name, or its profile numbered (issue 29)."""
+        return rules.model_labels([(m.id, m.profile_key, m.name, m.given_name) for m in self.models])
 
 
 def company_of(session: Session, player_id: int) -> Company | None:
@@ -67,6 +80,43 @@ def _company(session: Session, campaign: Campaign, player: Player) -> Company:
     return company
 
 
+def labels_from(models: list[CompanyModel]) -> dict[int, str]:
+    """The labels of models read with every other model of their companies (issue 29)."""
+    by_company: dict[int, list[tuple[int, str, str, str | None]]] = {}
+    for m in models:
+        by_company.setdefault(m.company_id, []).append((m.id, m.profile_key, m.name, m.given_name))
+    return {k: v for rows in by_company.values() for k, v in rules.model_labels(rows).items()}
+
+
+def labels_of(session: Session, model_ids) -> dict[int, str]:
+    """The labels of some models (issue 29), numbered among every model of their companies:
+    one statement. `model_ids` is a list or a select of ids."""
+    if isinstance(model_ids, list) and not model_ids:
+        return {}
+    companies = select(CompanyModel.company_id).where(CompanyModel.id.in_(model_ids))
+    rows = session.exec(
+        select(
+            CompanyModel.company_id, CompanyModel.id, CompanyModel.profile_key, CompanyModel.name, CompanyModel.given_name
+        ).where(CompanyModel.company_id.in_(companies))
+    ).all()
+    by_company: dict[int, list[tuple[int, str, str, str | None]]] = {}
+    for company_id, *row in rows:
+        by_company.setdefault(company_id, []).append(tuple(row))
+    return {k: v for models in by_company.values() for k, v in rules.model_labels(models).items()}
+
+
+def name_model(session: Session, *, actor: User, campaign_id: int, model_id: int, given_name: str | None) -> CompanyModel:
+    """Issue 29: the player names a model of their own company (any phase: a name changes no
+    rule); an empty name takes it away."""
+    viewer = acting_player(session, actor, campaign_id)
+    company = _company(session, viewer.campaign, viewer.player)
+    model = _own_row(session, CompanyModel, model_id, company)
+    model.given_name = rules.clean_given_name(given_name)
+    session.add(model)
+    session.flush()
+    return model
+
+
 def _models(session: Session, company_id: int) -> list[CompanyModel]:
     return list(session.exec(select(CompanyModel).where(CompanyModel.company_id == company_id).order_by(CompanyModel.id)).all())
 
@@ -81,7 +131,7 @@ def view(session: Session, *, actor: User, campaign_id: int, player_id: int | No
     pid = private_owner(viewer, player_id)
     player = campaign_row(session, Player, pid, campaign_id)
     company = company_of(session, pid)
-    gold = player.gold - hidden_gold(session, viewer, pid).get(pid, 0)
+    gold = player.gold - hidden_gold(session, viewer, pid).get(pid, 0) if viewer.sees_balance_of(pid) else None
     if company is None:
         return viewer, CompanyView(player, None, gold=gold)
     return viewer, CompanyView(player, company, _models(session, company.id), _items(session, company.id), gold=gold)
@@ -104,8 +154,15 @@ def choose_faction(session: Session, *, actor: User, campaign_id: int, faction: 
         session.delete(row)
     session.flush()
     if spent:
-        gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=spent, kind="sale",
-                    note=N_("Faction change: %(old)s → %(new)s"), params={"old": company.faction, "new": faction})
+        gold.credit(
+            session,
+            campaign=viewer.campaign,
+            player_id=viewer.player.id,
+            amount=spent,
+            kind="sale",
+            note=N_("Faction change: %(old)s → %(new)s"),
+            params={"old": company.faction, "new": faction},
+        )
     company.faction = faction
     session.add(company)
     return company
@@ -123,9 +180,17 @@ def _add_model(session: Session, company: Company, profile, price: int, reward: 
     held = {m.profile_key for m in _models(session, company.id)}
     rules.check_unique_profile(profile.unique, profile.name, held, profile.key)
     model = CompanyModel(
-        company_id=company.id, profile_key=profile.key, name=profile.name, types=list(profile.types),
-        points=profile.points, stats=dict(profile.stats), special_rules=list(profile.special_rules),
-        unique=profile.unique, healer=profile.healer, price=price, reward=reward,
+        company_id=company.id,
+        profile_key=profile.key,
+        name=profile.name,
+        types=list(profile.types),
+        points=profile.points,
+        stats=dict(profile.stats),
+        special_rules=list(profile.special_rules),
+        unique=profile.unique,
+        healer=profile.healer,
+        price=price,
+        reward=reward,
     )
     session.add(model)
     session.flush()
@@ -147,7 +212,9 @@ def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: s
     profile = _faction_profile(catalog, company, profile_key)
     price = gold_rules.price(profile.points, viewer.campaign.gold_per_point)
     model = _add_model(session, company, profile, price, reward=False)
-    entry = gold.pay(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=profile.name)
+    entry = gold.pay(
+        session, campaign=viewer.campaign, player_id=viewer.player.id, amount=price, kind="purchase", note=profile.name
+    )
     return Purchase(model, price, entry.balance_after)
 
 
@@ -171,19 +238,17 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     return _sell(session, viewer, company, model)
 
 
-# Who is out this round is the warbands domain's knowledge; it registers a source of
-# {model id: warband name} for a player's sent warbands, so that companies never imports it.
-SENT_MODELS: list[Callable[[Session, Campaign, int], dict[int, str]]] = []
-
-
-def add_sent_models_source(source: Callable[[Session, Campaign, int], dict[int, str]]) -> None:
-    if source not in SENT_MODELS:
-        SENT_MODELS.append(source)
+# "Is this model away?" is a higher domain's knowledge (ports, wired in app/wiring.py): given
+# (session, campaign, player id), {model id: warband name}. Sent: in a warband sent this round
+# (warbands, R4.6). Away: in a warband standing away from a hideout (movement, R9.8).
+ModelsOut = Callable[[Session, Campaign, int], dict[int, str]]
+sent_models = Port[ModelsOut]("models in a sent warband")
+away_models = Port[ModelsOut]("models standing away")
 
 
 def _sent_models(session: Session, viewer: Viewer) -> dict[int, str]:
     sent: dict[int, str] = {}
-    for source in SENT_MODELS:
+    for source in sent_models():
         sent.update(source(session, viewer.campaign, viewer.player.id))
     return sent
 
@@ -195,18 +260,9 @@ def _not_sent(session: Session, viewer: Viewer, model_ids: list[int], names: dic
         raise DomainError("model_in_sent_warband", model=names.get(min(frozen), ""))
 
 
-# Models whose warband stands away from a hideout (R9.8, the movement module): their items stay
-# as they are. (session, campaign, player id) -> {model id: warband name}.
-AWAY_MODELS: list[Callable[[Session, Campaign, int], dict[int, str]]] = []
-
-
-def add_away_models_source(source) -> None:
-    if source not in AWAY_MODELS:
-        AWAY_MODELS.append(source)
-
-
 def _not_away(session: Session, viewer: Viewer, model_ids: list[int], names: dict[int, str]) -> None:
-    for source in AWAY_MODELS:
+    """R9.8: the items of models standing away stay as they are."""
+    for source in away_models():
         away = source(session, viewer.campaign, viewer.player.id)
         for model_id in sorted(set(away) & set(model_ids)):
             raise DomainError("model_away", model=names.get(model_id, ""), warband=away[model_id])
@@ -226,8 +282,9 @@ def _sell(session: Session, viewer: Viewer, company: Company, row: CompanyModel 
     session.flush()
     balance = viewer.player.gold
     if refund:
-        balance = gold.credit(session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale",
-                              note=row.name).balance_after
+        balance = gold.credit(
+            session, campaign=viewer.campaign, player_id=viewer.player.id, amount=refund, kind="sale", note=row.name
+        ).balance_after
     return Sale(row.name, row.price, refund, balance)
 
 
@@ -245,8 +302,16 @@ def buy_item(session: Session, *, actor: User, campaign_id: int, item_key: str, 
 
 
 def _new_item(session: Session, company: Company, data, price: int, reward: bool) -> CompanyItem:
-    item = CompanyItem(company_id=company.id, item_key=data.key, name=data.name, rarity=data.rarity,
-                       slot=data.slot, points=data.points, price=price, reward=reward)
+    item = CompanyItem(
+        company_id=company.id,
+        item_key=data.key,
+        name=data.name,
+        rarity=data.rarity,
+        slot=data.slot,
+        points=data.points,
+        price=price,
+        reward=reward,
+    )
     session.add(item)
     session.flush()
     return item
@@ -273,7 +338,9 @@ def assign_item(session: Session, *, actor: User, campaign_id: int, item_id: int
     _not_away(session, viewer, moving, names)
     if model_id is not None:
         model = _own_row(session, CompanyModel, model_id, company)
-        carried = [rules.Carried(i.slot, i.rarity) for i in _items(session, company.id) if i.model_id == model.id and i.id != item.id]
+        carried = [
+            rules.Carried(i.slot, i.rarity) for i in _items(session, company.id) if i.model_id == model.id and i.id != item.id
+        ]
         try:
             rules.check_item(model.types, carried, rules.Carried(item.slot, item.rarity), model.name)
         except DomainError as exc:
@@ -294,8 +361,16 @@ def confirm(session: Session, *, actor: User, campaign_id: int) -> Company:
     return company
 
 
-def grant_reward(session: Session, *, actor: User, campaign_id: int, player_id: int, catalog: Catalog,
-                 item_key: str | None = None, profile_key: str | None = None) -> CompanyItem | CompanyModel:
+def grant_reward(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    player_id: int,
+    catalog: Catalog,
+    item_key: str | None = None,
+    profile_key: str | None = None,
+) -> CompanyItem | CompanyModel:
     """R3.7: the GM grants an item (Unique ones too) or a model; it costs the player nothing."""
     viewer = gm_viewer(session, actor, campaign_id)
     if (item_key is None) == (profile_key is None):
@@ -306,7 +381,9 @@ def grant_reward(session: Session, *, actor: User, campaign_id: int, player_id: 
         data = catalog.items.get(item_key)
         if data is None:
             raise DomainError("item_unknown", item=item_key)
+        audit.record(session, viewer.campaign, actor, "reward_given", f"player:{player_id}", after={"item": item_key})
         return _new_item(session, company, data, 0, reward=True)
     if company.faction is None:
         raise DomainError("faction_required")
+    audit.record(session, viewer.campaign, actor, "reward_given", f"player:{player_id}", after={"model": profile_key})
     return _add_model(session, company, _faction_profile(catalog, company, profile_key), 0, reward=True)

@@ -1,4 +1,5 @@
 """Pure event rules (R5.1, R5.4, R5.5)."""
+
 from __future__ import annotations
 
 from app.core.errors import DomainError
@@ -28,3 +29,23 @@ def check_scenario(scenario: str | None, other_mission: str | None, known: set[s
         raise DomainError("scenario_unknown", scenario=scenario)
     if other_mission is not None and not other_mission.strip():
         raise DomainError("other_mission_text")
+
+
+# Orders stand, and can be undone, until Battles are announced (R4.6).
+UNDO_PHASES = ("preparation", "orders")
+
+
+def refusal_of(*, blockade: bool, points_limit: int | None, order_points: int) -> str | None:
+    """R5.5: why the event, as it now is, refuses an order that stands ("blockade", "limit"),
+    or None. The same checks as sending to it (R4.3, R5.4)."""
+    if blockade:
+        return "blockade"
+    if points_limit is not None and order_points > points_limit:
+        return "limit"
+    return None
+
+
+def check_undo_phase(phase: str | None, orders: int) -> None:
+    """R5.5: after Battles are announced an edit that would refuse standing orders is refused."""
+    if orders and phase not in UNDO_PHASES:
+        raise DomainError("event_edit_after_battles", count=orders)

@@ -5,14 +5,16 @@ by the schema itself; these few live inside JSON and are renumbered here, the sa
 A reference that leads nowhere (an item sold since a draft named it) is dropped rather than
 guessed: the number it had means nothing on the other server. Values a player typed that are
 not ids at all stay as they were, for the rules to refuse as they would have."""
+
 from __future__ import annotations
 
-from typing import Any, Callable
+from collections.abc import Callable
+from typing import Any
 
 # (part, id) -> the id on the other side, or None
 Lookup = Callable[[str, int], int | None]
 
-MODELS, ITEMS, PLAYERS, COMPANIES = "company_models", "company_items", "players", "companies"
+MODELS, ITEMS, PLAYERS, COMPANIES, BATTLES = "company_models", "company_items", "players", "companies", "battles"
 
 
 def _one(look: Lookup, part: str, value: Any) -> Any:
@@ -47,8 +49,10 @@ def _keyed(look: Lookup, part: str, mapping: Any, inner: Callable[[Any], Any] = 
 def _entries(look: Lookup, entries: Any, fields: dict[str, str]) -> Any:
     if not isinstance(entries, list):
         return entries
-    return [{**e, **{f: _one(look, part, e[f]) for f, part in fields.items() if f in e}} if isinstance(e, dict) else e
-            for e in entries]
+    return [
+        {**e, **{f: _one(look, part, e[f]) for f, part in fields.items() if f in e}} if isinstance(e, dict) else e
+        for e in entries
+    ]
 
 
 STEP_ENTRIES = {
@@ -74,8 +78,11 @@ def steps(look: Lookup, value: Any) -> Any:
             out[key] = _entries(look, value[key], fields)
     retinue = value.get("retinue")
     if isinstance(retinue, dict):
-        out["retinue"] = {**retinue, "leader_id": _one(look, MODELS, retinue.get("leader_id")),
-                          "retinue_ids": _many(look, MODELS, retinue.get("retinue_ids") or [])}
+        out["retinue"] = {
+            **retinue,
+            "leader_id": _one(look, MODELS, retinue.get("leader_id")),
+            "retinue_ids": _many(look, MODELS, retinue.get("retinue_ids") or []),
+        }
     for key in ("proposal", "due"):
         if key in value:
             out[key] = _keyed(look, MODELS, value[key])
@@ -96,12 +103,18 @@ def applied(look: Lookup, value: Any) -> Any:
     if "models" in value:
         out["models"] = _keyed(look, MODELS, value["models"])
     if "items" in value:
-        out["items"] = _keyed(look, ITEMS, value["items"],
-                              lambda moved: {k: _one(look, MODELS, v) for k, v in moved.items()} if isinstance(moved, dict) else moved)
+        out["items"] = _keyed(
+            look,
+            ITEMS,
+            value["items"],
+            lambda moved: {k: _one(look, MODELS, v) for k, v in moved.items()} if isinstance(moved, dict) else moved,
+        )
     if isinstance(value.get("lost_items"), list):
         # A lost item is gone: reopening adds it back as a new row, so its old id is not kept.
-        out["lost_items"] = [{**_entries(look, [d], {"company_id": COMPANIES, "model_id": MODELS})[0], "id": None}
-                             if isinstance(d, dict) else d for d in value["lost_items"]]
+        out["lost_items"] = [
+            {**_entries(look, [d], {"company_id": COMPANIES, "model_id": MODELS})[0], "id": None} if isinstance(d, dict) else d
+            for d in value["lost_items"]
+        ]
     return out
 
 
@@ -114,6 +127,14 @@ def roster(look: Lookup, value: Any) -> Any:
     return _entries(look, value, {"model_id": MODELS})
 
 
+def chronicle_params(look: Lookup, value: Any) -> Any:
+    """A decided battle's entry names its battle (R12.3: the chronicle shows its photos)."""
+    if not isinstance(value, dict) or "battle_id" not in value:
+        return value
+    found = _one(look, BATTLES, value["battle_id"])
+    return {k: v for k, v in value.items() if k != "battle_id"} | ({"battle_id": found} if found is not None else {})
+
+
 # (table, column) -> translator
 BLOBS: dict[tuple[str, str], Callable[[Lookup, Any], Any]] = {
     ("settlement", "steps"): steps,
@@ -121,4 +142,5 @@ BLOBS: dict[tuple[str, str], Callable[[Lookup, Any], Any]] = {
     ("settlement", "applied"): applied,
     ("battle", "winners"): winners,
     ("battle_warband", "roster"): roster,
+    ("chronicle_entry", "params"): chronicle_params,
 }

@@ -1,4 +1,5 @@
 """This domain's `hideout` subcommands: `export CID FILE` and `import FILE --as NICKNAME`."""
+
 from __future__ import annotations
 
 import json
@@ -9,8 +10,10 @@ from sqlmodel import select
 
 from app.accounts import rules as account_rules
 from app.accounts.models import User
+from app.core import json_limits
 from app.core.db import make_engine, unit_of_work
 from app.core.errors import DomainError, message_for
+from app.core.files import write_private
 from app.core.settings import get_settings
 
 
@@ -46,12 +49,13 @@ def cmd_export(args) -> int:
     try:
         doc = _run(lambda session, media: service.export_for_server(session, campaign_id=args.campaign_id, media_dir=media))
     except DomainError as exc:
-        print(f"Export failed: {_english(exc) if exc.code != 'not_found' else f'there is no campaign {args.campaign_id}.'}",
-              file=sys.stderr)
+        print(
+            f"Export failed: {_english(exc) if exc.code != 'not_found' else f'there is no campaign {args.campaign_id}.'}",
+            file=sys.stderr,
+        )
         return 1
     target = Path(args.path)
-    target.parent.mkdir(parents=True, exist_ok=True)
-    target.write_text(json.dumps(doc, ensure_ascii=False), encoding="utf-8")
+    write_private(target, json.dumps(doc, ensure_ascii=False).encode("utf-8"))
     print(f"Campaign {args.campaign_id} written to {target}.")
     return 0
 
@@ -60,9 +64,12 @@ def cmd_import(args) -> int:
     from app.exports import service
 
     try:
-        doc = json.loads(Path(args.path).read_text(encoding="utf-8"))
+        doc = json_limits.loads(Path(args.path).read_text(encoding="utf-8"))
     except (OSError, UnicodeDecodeError, ValueError) as exc:
         print(f"Import failed: cannot read {args.path} as JSON ({exc}).", file=sys.stderr)
+        return 1
+    except DomainError as exc:
+        print(f"Import failed: {_english(exc)}", file=sys.stderr)
         return 1
 
     def work(session, media):

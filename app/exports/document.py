@@ -4,6 +4,7 @@ Every row gets a number within its part (1, 2, 3… in the order the rows were m
 reference — foreign keys and the ids inside JSON (blobs.py) — is written as the number of the
 row it points to. Database ids of this server never leave it, and an import that creates the
 rows in the same order exports as the same document."""
+
 from __future__ import annotations
 
 import base64
@@ -14,8 +15,9 @@ from pathlib import Path as FsPath
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.battles.photos import photos_dir
 from app.campaigns.models import Campaign, Player
-from app.exports import blobs
+from app.exports import audit_rows, blobs
 from app.exports.parts import BY_NAME, CHILDREN, IMAGE_COLUMNS, PARTS, TOP, Part, columns, reference
 from app.gold.models import LedgerEntry
 from app.visibility import Viewer, secret_ledger_filter, visible_alliances
@@ -62,8 +64,11 @@ def _as_gm_sees(session: Session, viewer: Viewer, rows: dict[str, list]) -> None
     owner sees (R8.11, and mission-alliance fees before Battles, R8.8), mission alliances not
     yet public, guild requests (the founder's and the asker's), and warbands never sent nor
     fought (their owner's alone). Letters are in no document (R8.12)."""
-    shown = set(session.exec(select(LedgerEntry.id).where(
-        LedgerEntry.campaign_id == viewer.campaign.id, secret_ledger_filter(viewer, 0))).all())
+    shown = set(
+        session.exec(
+            select(LedgerEntry.id).where(LedgerEntry.campaign_id == viewer.campaign.id, secret_ledger_filter(viewer, 0))
+        ).all()
+    )
     rows["ledger"] = [e for e in rows["ledger"] if e.id in shown]
     rows["transfers"], rows["guild_requests"] = [], []
     public = {a.id for a in visible_alliances(session, viewer)}
@@ -84,8 +89,11 @@ def build(session: Session, campaign: Campaign, *, scope: str, media_dir: FsPath
     def look(part: str, row_id: int) -> int | None:
         return numbers[part].get(row_id)
 
-    nicknames = dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
-                                  .where(Player.campaign_id == campaign.id)).all())
+    nicknames = dict(
+        session.exec(
+            select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id)
+        ).all()
+    )
     out: dict[str, list] = {}
     under: dict[tuple[str, int], list] = defaultdict(list)  # (child part, parent number) -> rows
     for part in PARTS:
@@ -109,6 +117,22 @@ def build(session: Session, campaign: Campaign, *, scope: str, media_dir: FsPath
     # with another, and nothing in it changes but what changed in the campaign.
     doc = {"format": FORMAT, "version": VERSION, "scope": scope, "campaign": _campaign(session, campaign, media_dir)}
     doc.update({part.name: out[part.name] for part in TOP})
+    doc["audit"] = audit_rows.write(session, campaign.id, look)  # R12.9
+    return doc
+
+
+def partial(session: Session, campaign: Campaign, names: tuple[str, ...], *, media_dir: FsPath) -> dict:
+    """The document of the campaign with only these top parts, their children left out: a
+    reference to a part left out is written as null (a place's owner without the players).
+    A campaign's copy is made from it (exports/copying.py)."""
+    rows = {name: _rows(session, BY_NAME[name], campaign.id) for name in names}
+    numbers = {name: {row.id: n for n, row in enumerate(found, 1)} for name, found in rows.items()}
+
+    def look(part: str, row_id: int) -> int | None:
+        return numbers.get(part, {}).get(row_id)
+
+    doc = {"format": FORMAT, "version": VERSION, "scope": "gm", "campaign": _campaign(session, campaign, media_dir)}
+    doc.update({name: [_row(BY_NAME[name], row, look, media_dir) for row in rows[name]] for name in names})
     return doc
 
 
@@ -126,6 +150,8 @@ def _row(part: Part, row, look, media_dir: FsPath) -> dict:
         data[column.name] = plain(value)
     if part.name == "places":
         data["map"] = image(media_dir, row.map_original, row.map_image)
+    if part.name == "battle_photos":
+        data["image"] = image(photos_dir(media_dir), row.name)
     return data
 
 

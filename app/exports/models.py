@@ -1,4 +1,5 @@
 """Tables of this domain (imported by app/models.py for Alembic and the tests)."""
+
 from __future__ import annotations
 
 from sqlmodel import Field, SQLModel

@@ -6,16 +6,21 @@ names the parent.
 Columns are taken from the tables themselves: every column but the row's id and its
 campaign, with foreign keys renumbered (app/exports/document.py). So a column added to one
 of these tables travels in the document without a change here; a new table needs a line."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
+from sqlalchemy import Column
+from sqlmodel import SQLModel
+
 from app.alliances.models import Alliance, AllianceMember
-from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband
+from app.battles.models import Arrival, Battle, BattleConfirmation, BattlePhoto, BattleWarband
 from app.campaigns.models import Player
 from app.chronicle.models import ChronicleEntry
 from app.clock.models import BattleClock
 from app.companies.models import Company, CompanyItem, CompanyModel
+from app.core.db import table_of
 from app.events.models import Event
 from app.gold.models import LedgerEntry, Transfer
 from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember
@@ -28,14 +33,14 @@ from app.warbands.models import Order, Warband, WarbandMember
 @dataclass(frozen=True)
 class Part:
     name: str
-    model: type
+    model: type[SQLModel]
     parent: str | None = None
     key: str | None = None  # its list inside the parent's rows
     via: str | None = None  # the column naming the parent
 
     @property
     def table(self) -> str:
-        return self.model.__tablename__
+        return table_of(self.model).name
 
 
 PARTS: tuple[Part, ...] = (
@@ -54,6 +59,7 @@ PARTS: tuple[Part, ...] = (
     Part("battle_warbands", BattleWarband, "battles", "warbands", "battle_id"),
     Part("battle_confirmations", BattleConfirmation, "battles", "confirmations", "battle_id"),
     Part("battle_clocks", BattleClock, "battles", "clocks", "battle_id"),
+    Part("battle_photos", BattlePhoto, "battles", "photos", "battle_id"),
     Part("arrivals", Arrival),
     Part("settlements", Settlement),
     Part("ransoms", Ransom),
@@ -75,13 +81,21 @@ CHILDREN = {p.name: tuple(c for c in PARTS if c.parent == p.name) for p in PARTS
 
 # Image columns travel as the image itself (document.py), never as a file name of this server.
 IMAGE_COLUMNS = {"map_image", "map_original", "map_width", "map_height", "cover_image"}
+# A battle's photo (R12.3) travels as its image too, under "image"; the other server keeps it by its own hash.
+PHOTO_COLUMNS = {"name", "width", "height"}
 SKIPPED = {"id", "campaign_id"}
 
 
-def columns(part: Part) -> list:
+def columns(part: Part) -> list[Column]:
     """The columns a part's rows carry, in the table's order."""
-    return [c for c in part.model.__table__.columns
-            if c.name not in SKIPPED and c.name not in IMAGE_COLUMNS and c.name != part.via]
+    return [
+        c
+        for c in table_of(part.model).columns
+        if c.name not in SKIPPED
+        and c.name not in IMAGE_COLUMNS
+        and c.name != part.via
+        and not (part.name == "battle_photos" and c.name in PHOTO_COLUMNS)
+    ]
 
 
 def reference(column) -> str | None:

@@ -1,13 +1,15 @@
 """A campaign document read back (docs/export.md): checked, then created part by part in the
 order of parts.py, each row's numbers turned into the new rows' ids. Whatever the document
 holds, the answer is a new campaign or a refusal that names what is wrong — never a crash."""
+
 from __future__ import annotations
 
 import base64
 import binascii
 from collections import defaultdict
+from collections.abc import Callable
 from pathlib import Path as FsPath
-from typing import Any, Callable
+from typing import Any
 
 from pydantic import ValidationError
 from sqlalchemy import Integer
@@ -15,11 +17,13 @@ from sqlmodel import Session
 
 from app.accounts import rules as account_rules
 from app.accounts.models import User
-from app.campaigns import house_rules, rules as campaign_rules
+from app.battles import photos
+from app.campaigns import house_rules
+from app.campaigns import rules as campaign_rules
 from app.campaigns.models import Campaign, Player
 from app.core.errors import DomainError
 from app.core.images import store_image
-from app.exports import blobs
+from app.exports import audit_rows, blobs, checks
 from app.exports.document import CAMPAIGN_SKIPPED, FORMAT, VERSION
 from app.exports.parts import BY_NAME, CHILDREN, PARTS, TOP, Part, columns, reference
 
@@ -46,6 +50,7 @@ def check(doc: Any) -> Rows:
         if len(set(numbers)) != len(numbers):
             raise DomainError("import_part_invalid", part=_label(part))
         flat[part.name].sort(key=lambda row: row["id"])
+    checks.check(flat, doc["campaign"])
     return flat
 
 
@@ -86,15 +91,24 @@ class Created:
         return self.ids[part].get(number)
 
 
-def create(session: Session, *, actor: User, flat: Rows, doc: dict, media_dir: FsPath, stored: list[FsPath],
-           holder: Callable[[str], User]) -> Campaign:
-    """Creates everything; `holder` makes the placeholder account a player starts with."""
+def create(
+    session: Session,
+    *,
+    actor: User,
+    flat: Rows,
+    doc: dict,
+    media_dir: FsPath,
+    stored: list[FsPath],
+    holders: Callable[[list[str]], list[User]],
+) -> Campaign:
+    """Creates everything; `holders` makes the placeholder accounts the players start with."""
     created = Created()
     campaign = _campaign(session, actor, doc["campaign"], media_dir, stored)
-    _players(session, campaign, flat["players"], created, holder)
+    _players(session, campaign, flat["players"], created, holders)
     for part in PARTS[1:]:
         _part(session, campaign, part, flat[part.name], created, media_dir, stored)
     _check_gold(flat, created)
+    audit_rows.read(session, campaign, doc.get("audit", []), created.look, actor)  # R12.9
     return campaign
 
 
@@ -114,24 +128,43 @@ def _validated(model: type, data: dict, label: str, row: int | str):
     return obj
 
 
-def _image(data: Any, media_dir: FsPath, stored: list[FsPath]):
-    """An embedded image, checked and stored as an upload is (core/images.py)."""
+def _embedded(data: Any) -> bytes:
+    """The bytes of a file embedded in the document as base64; anything else is refused."""
     if not isinstance(data, str):
         raise DomainError("import_image")
     try:
-        raw = base64.b64decode(data, validate=True)
+        return base64.b64decode(data, validate=True)
     except (binascii.Error, ValueError):
         raise DomainError("import_image") from None
-    image = store_image(raw, media_dir)
+
+
+def _image(data: Any, media_dir: FsPath, stored: list[FsPath]):
+    """An embedded image, checked and stored as an upload is (core/images.py)."""
+    image = store_image(_embedded(data), media_dir)
     stored.extend(media_dir / name for name in (image.original, image.web))
     return image
+
+
+def _photo(data: Any, media_dir: FsPath, stored: list[FsPath]) -> dict:
+    """A battle's photo (R12.3), checked and cleaned as an upload is, kept by its content."""
+    raw = _embedded(data)
+    folder = photos.photos_dir(media_dir)
+    name, width, height, new = photos.store(raw, folder)
+    if new:  # a file another photo already had stays if this import is refused
+        stored.append(folder / name)
+    return {"name": name, "width": width, "height": height}
 
 
 def _set_map(target, data: Any, media_dir: FsPath, stored: list[FsPath]) -> None:
     if data is None:
         return
     image = _image(data, media_dir, stored)
-    target.map_image, target.map_original, target.map_width, target.map_height = image.web, image.original, image.width, image.height
+    target.map_image, target.map_original, target.map_width, target.map_height = (
+        image.web,
+        image.original,
+        image.width,
+        image.height,
+    )
 
 
 def _campaign(session: Session, actor: User, given: dict, media_dir: FsPath, stored: list[FsPath]) -> Campaign:
@@ -156,7 +189,7 @@ def _campaign(session: Session, actor: User, given: dict, media_dir: FsPath, sto
     return campaign
 
 
-def _players(session: Session, campaign: Campaign, rows: list[dict], created: Created, holder) -> None:
+def _players(session: Session, campaign: Campaign, rows: list[dict], created: Created, holders) -> None:
     seen: set[str] = set()
     made = []
     for n, row in enumerate(rows, 1):
@@ -172,9 +205,10 @@ def _players(session: Session, campaign: Campaign, rows: list[dict], created: Cr
         player = _validated(Player, {**data, "campaign_id": campaign.id, "user_id": 0}, "players", n)
         if player.gold < 0:
             raise DomainError("import_gold_negative", nickname=nickname, gold=player.gold)
-        player.user_id = holder(nickname).id
         created.gold[row["id"]] = (nickname, player.gold)
         made.append((row["id"], player))
+    for (_n, player), holder in zip(made, holders([nickname for nickname, _gold in created.gold.values()])):
+        player.user_id = holder.id
     _add(session, "players", made, created)
 
 
@@ -184,8 +218,9 @@ def _add(session: Session, name: str, made: list[tuple[int, Any]], created: Crea
     created.ids[name].update({n: obj.id for n, obj in made})
 
 
-def _part(session: Session, campaign: Campaign, part: Part, rows: list[dict], created: Created,
-          media_dir: FsPath, stored: list[FsPath]) -> None:
+def _part(
+    session: Session, campaign: Campaign, part: Part, rows: list[dict], created: Created, media_dir: FsPath, stored: list[FsPath]
+) -> None:
     label = _label(part)
     wanted = columns(part) + ([part.model.__table__.columns[part.via]] if part.via else [])
     own_campaign = "campaign_id" in part.model.__table__.columns
@@ -206,6 +241,8 @@ def _part(session: Session, campaign: Campaign, part: Part, rows: list[dict], cr
             data[column.name] = value
         if own_campaign:
             data["campaign_id"] = campaign.id
+        if part.name == "battle_photos":
+            data.update(_photo(row.get("image"), media_dir, stored))
         obj = _validated(part.model, data, label, row["id"])
         if part.name == "places":
             _set_map(obj, row.get("map"), media_dir, stored)

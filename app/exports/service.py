@@ -1,18 +1,18 @@
 """Export and import use cases (issue 19, docs/export.md)."""
+
 from __future__ import annotations
 
 import secrets
 from pathlib import Path as FsPath
 
 from sqlalchemy.exc import DataError, IntegrityError
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts import rules as account_rules
 from app.accounts.models import User
-from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Invitation, Player
+from app.core.db import saved_id
 from app.core.errors import DomainError
-from app.core.security import hash_password
 from app.exports import document, reading
 from app.exports.models import ImportedSeat
 from app.visibility import require_gm, viewer_for
@@ -41,8 +41,15 @@ def import_campaign(session: Session, *, actor: User, doc, media_dir: FsPath) ->
     stored: list[FsPath] = []
     try:
         with session.begin_nested():
-            campaign = reading.create(session, actor=actor, flat=parts, doc=doc, media_dir=media_dir, stored=stored,
-                                      holder=lambda nickname: _placeholder(session, nickname))
+            campaign = reading.create(
+                session,
+                actor=actor,
+                flat=parts,
+                doc=doc,
+                media_dir=media_dir,
+                stored=stored,
+                holders=lambda nicknames: _placeholders(session, nicknames),
+            )
             invited = _invite(session, campaign)
     except (IntegrityError, DataError):
         _remove(stored)
@@ -61,32 +68,47 @@ def _remove(files: list[FsPath]) -> None:
 # --- seats ------------------------------------------------------------------------------------
 # An imported player belongs to a placeholder account until the person takes the seat. Its key
 # has a capital letter: logins and invitations look nicknames up lower-cased, so nobody can
-# log in as it or invite it, and no real nickname can collide with it.
+# log in as it or invite it, and no real nickname can collide with it. It has no password
+# either (LOCKED is no hash of anything): hashing one per seat held the database's write lock
+# for a minute on a 600-seat import (issue 28). All of them are written in one flush.
+
+LOCKED = "!seat"
 
 
-def _placeholder(session: Session, nickname: str) -> User:
-    holder = User(nickname=nickname, nickname_key="Seat-" + secrets.token_hex(13),
-                  password_hash=hash_password(secrets.token_urlsafe(32)))
-    session.add(holder)
+def _placeholders(session: Session, nicknames: list[str]) -> list[User]:
+    holders = [
+        User(nickname=nickname, nickname_key="Seat-" + secrets.token_hex(13), password_hash=LOCKED) for nickname in nicknames
+    ]
+    session.add_all(holders)
     session.flush()
-    return holder
+    return holders
 
 
 def _invite(session: Session, campaign: Campaign) -> int:
     """An invitation to each seat whose nickname a user of this server has (not the GM: the
     GM runs the campaign and cannot play in it)."""
-    rows = session.exec(select(Player, User.nickname).join(User, User.id == Player.user_id)
-                        .where(Player.campaign_id == campaign.id).order_by(Player.id)).all()
+    rows = session.exec(
+        select(Player, User.nickname)
+        .join(User, col(User.id) == Player.user_id)
+        .where(Player.campaign_id == campaign.id)
+        .order_by(col(Player.id))
+    ).all()
     keys = {account_rules.nickname_key(nick): (player, nick) for player, nick in rows}
-    users = {u.nickname_key: u for u in session.exec(select(User).where(User.nickname_key.in_(list(keys)))).all()}
+    users = {u.nickname_key: u for u in session.exec(select(User).where(col(User.nickname_key).in_(list(keys)))).all()}
     invited = 0
     for key, (player, nick) in keys.items():
         user = users.get(key)
         mate = user if user is not None and user.id != campaign.gm_user_id else None
-        session.add(ImportedSeat(campaign_id=campaign.id, player_id=player.id, nickname=nick,
-                                 invited_user_id=mate.id if mate else None))
+        session.add(
+            ImportedSeat(
+                campaign_id=saved_id(campaign.id),
+                player_id=saved_id(player.id),
+                nickname=nick,
+                invited_user_id=mate.id if mate else None,
+            )
+        )
         if mate is not None:
-            session.add(Invitation(campaign_id=campaign.id, user_id=mate.id))
+            session.add(Invitation(campaign_id=saved_id(campaign.id), user_id=saved_id(mate.id)))
             invited += 1
     session.flush()
     return invited
@@ -94,14 +116,17 @@ def _invite(session: Session, campaign: Campaign) -> int:
 
 def take_seat(session: Session, *, campaign: Campaign, user: User) -> Player | None:
     """Accepting an invitation to an imported campaign binds the user to the seat kept for
-    them, with its company, gold and history (campaigns.service.accept_invitation)."""
-    seat = session.exec(select(ImportedSeat).where(ImportedSeat.campaign_id == campaign.id,
-                                                   ImportedSeat.invited_user_id == user.id).with_for_update()).first()
+    them, with its company, gold and history (campaigns.lifecycle.accept_invitation)."""
+    seat = session.exec(
+        select(ImportedSeat)
+        .where(ImportedSeat.campaign_id == campaign.id, ImportedSeat.invited_user_id == user.id)
+        .with_for_update()
+    ).first()
     if seat is None:
         return None
     player = session.exec(select(Player).where(Player.id == seat.player_id).with_for_update()).one()
     holder = session.get(User, player.user_id)
-    player.user_id = user.id
+    player.user_id = saved_id(user.id)
     session.add(player)
     session.delete(seat)
     session.flush()
@@ -109,6 +134,3 @@ def take_seat(session: Session, *, campaign: Campaign, user: User) -> Player | N
         session.delete(holder)
         session.flush()
     return player
-
-
-campaigns.add_seat_taker(take_seat)

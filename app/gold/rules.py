@@ -1,4 +1,5 @@
 """Pure gold rules (R3.2, R3.4, R3.8)."""
+
 from __future__ import annotations
 
 from app.core.errors import N_

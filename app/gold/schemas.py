@@ -1,11 +1,14 @@
 """API input and output shapes."""
+
 from __future__ import annotations
 
 from datetime import datetime
+from typing import Annotated
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.types import MAX_AMOUNT, Amount, Id, Int
+from app.core.pagination import PageOut
+from app.core.types import MAX_AMOUNT, Amount, Between, Id
 
 
 class LedgerEntryOut(BaseModel):
@@ -13,18 +16,14 @@ class LedgerEntryOut(BaseModel):
     amount: int
     kind: str
     round: int
-    balance_after: int
+    balance_after: int | None  # null for the GM with the gold transfers module on (R11.2)
     note: str
     created_at: datetime
 
 
-class LedgerPageOut(BaseModel):
+class LedgerPageOut(PageOut[LedgerEntryOut]):
     player_id: int
-    balance: int
-    items: list[LedgerEntryOut]
-    page: int
-    pages: int
-    total: int
+    balance: int | None  # null for the GM with the gold transfers module on (R11.2)
 
 
 class AdjustmentIn(BaseModel):
@@ -38,7 +37,7 @@ class TransferIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     to_player_id: Id
-    amount: Int(1, MAX_AMOUNT)
+    amount: Annotated[int, Between(1, MAX_AMOUNT)]
     note: str = Field(default="", max_length=500)
 
 
@@ -52,8 +51,5 @@ class TransferOut(BaseModel):
     created_at: datetime
 
 
-class TransferPageOut(BaseModel):
-    items: list[TransferOut]
-    page: int
-    pages: int
-    total: int
+class TransferPageOut(PageOut[TransferOut]):
+    pass

@@ -1,6 +1,7 @@
 """The only place where gold moves (R3.8): each change updates the balance and writes a
 ledger entry in the same transaction. The balance changes by a single conditional UPDATE,
 so concurrent requests can neither overspend nor lose a change."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -9,20 +10,30 @@ from sqlalchemy import func, update
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.audit import service as audit
 from app.campaigns.models import Campaign, Player
-from app.core.errors import N_, DomainError
 from app.campaigns.terms import require_module
-from app.gold.models import LedgerEntry, Transfer
+from app.core.errors import N_, DomainError
+from app.core.pagination import paginate
 from app.core.types import MAX_AMOUNT
+from app.gold.models import LedgerEntry, Transfer
 from app.gold.rules import KINDS
 from app.live import service as live
-from app.visibility import (Viewer, acting_player, campaign_row, gm_viewer, hidden_entries_of, private_owner,
-                            secret_ledger_filter, viewer_for)
-from app.core.pagination import paginate
+from app.visibility import (
+    Viewer,
+    acting_player,
+    campaign_row,
+    gm_viewer,
+    hidden_entries_of,
+    private_owner,
+    secret_ledger_filter,
+    viewer_for,
+)
 
 
-def change(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
-           params: dict | None = None) -> LedgerEntry:
+def change(
+    session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "", params: dict | None = None
+) -> LedgerEntry:
     """Adds `amount` (negative to take) to a player's gold; refuses to go below zero."""
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind}")
@@ -42,8 +53,14 @@ def change(session: Session, *, campaign: Campaign, player_id: int, amount: int,
                 raise DomainError("not_found")
             raise DomainError("not_enough_gold", needed=-amount, have=have)
     entry = LedgerEntry(
-        campaign_id=campaign.id, player_id=player_id, amount=amount, kind=kind,
-        round=campaign.round, balance_after=balance, note=note[:500], params=params or {},
+        campaign_id=campaign.id,
+        player_id=player_id,
+        amount=amount,
+        kind=kind,
+        round=campaign.round,
+        balance_after=balance,
+        note=note[:500],
+        params=params or {},
     )
     session.add(entry)
     session.flush()
@@ -54,15 +71,17 @@ def change(session: Session, *, campaign: Campaign, player_id: int, amount: int,
     return entry
 
 
-def pay(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
-        params: dict | None = None) -> LedgerEntry:
+def pay(
+    session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "", params: dict | None = None
+) -> LedgerEntry:
     if amount < 0:
         raise ValueError("pay takes a positive amount")
     return change(session, campaign=campaign, player_id=player_id, amount=-amount, kind=kind, note=note, params=params)
 
 
-def credit(session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "",
-           params: dict | None = None) -> LedgerEntry:
+def credit(
+    session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "", params: dict | None = None
+) -> LedgerEntry:
     if amount < 0:
         raise ValueError("credit takes a positive amount")
     return change(session, campaign=campaign, player_id=player_id, amount=amount, kind=kind, note=note, params=params)
@@ -78,6 +97,17 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
     if abs(amount) > MAX_AMOUNT:
         raise DomainError("field_too_large", max=MAX_AMOUNT)
     player = _player_in(session, campaign_id, player_id)
+    # R12.9: the amount and the reason only (with transfers on, no balance is the GM's to see).
+    audit.record(
+        session,
+        viewer.campaign,
+        actor,
+        "gold_adjusted",
+        f"player:{player_id}",
+        after={"amount": amount, "reason": reason.strip()},
+    )
+    if not viewer.sees_balance_of(player_id):
+        return _blind_adjustment(session, viewer, player_id, amount, reason.strip())
     # The GM's figures leave out what only the player sees (transfers, R8.11): the GM can take
     # no more than the gold the GM is shown, and is answered with the balance the GM is shown.
     hidden = sum(amount for _id, amount in hidden_entries_of(session, viewer, player_id))
@@ -85,7 +115,9 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
     if amount < 0 and shown + amount < 0:
         raise DomainError("not_enough_gold", needed=-amount, have=max(shown, 0))
     try:
-        entry = change(session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason.strip())
+        entry = change(
+            session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason.strip()
+        )
     except DomainError as exc:
         if exc.code == "not_enough_gold":
             raise DomainError("not_enough_gold", needed=-amount, have=max(shown, 0)) from None
@@ -96,23 +128,37 @@ def adjust(session: Session, *, actor: User, campaign_id: int, player_id: int, a
     return entry
 
 
+def _blind_adjustment(session: Session, viewer: Viewer, player_id: int, amount: int, reason: str) -> LedgerEntry:
+    """R11.2: with gold transfers on the GM is shown no balance, so neither the refusal of a
+    deduction the player cannot cover nor the entry written says one."""
+    try:
+        entry = change(session, campaign=viewer.campaign, player_id=player_id, amount=amount, kind="gm_adjustment", note=reason)
+    except DomainError as exc:
+        if exc.code == "not_enough_gold":
+            raise DomainError("gm_deduction_uncovered") from None
+        raise
+    session.expunge(entry)  # written already; the figure hidden from the GM must not be written back
+    entry.balance_after = None
+    return entry
+
+
 def _player_in(session: Session, campaign_id: int, player_id: int) -> Player:
     return campaign_row(session, Player, player_id, campaign_id)
-
-
 
 
 @dataclass
 class LedgerPage:
     player_id: int
-    balance: int
+    balance: int | None  # None: a balance this viewer is not shown (the GM with transfers on, R11.2)
     items: list[LedgerEntry]
     page: int
     pages: int
     total: int
 
 
-def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | None, page: int = 1, per_page: int = 50) -> LedgerPage:
+def ledger(
+    session: Session, *, actor: User, campaign_id: int, player_id: int | None, page: int = 1, per_page: int = 50
+) -> LedgerPage:
     viewer = viewer_for(session, actor, campaign_id)
     pid = private_owner(viewer, player_id)
     player = _player_in(session, campaign_id, pid)
@@ -121,6 +167,11 @@ def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | 
     if hidden is not None:
         query = query.where(hidden)
     found = paginate(session, query.order_by(LedgerEntry.id.desc()), page=page, per_page=per_page)
+    if not viewer.sees_balance_of(pid):
+        for entry in found.items:  # detached first: the figures not shown are never written back
+            session.expunge(entry)
+            entry.balance_after = None
+        return LedgerPage(pid, None, found.items, found.page, found.pages, found.total)
     secret = hidden_entries_of(session, viewer, pid)
     balance = player.gold - sum(amount for _id, amount in secret)
     if secret:
@@ -130,8 +181,6 @@ def ledger(session: Session, *, actor: User, campaign_id: int, player_id: int | 
             session.expunge(entry)
             entry.balance_after -= sum(amount for entry_id, amount in secret if entry_id <= entry.id)
     return LedgerPage(pid, balance, found.items, found.page, found.pages, found.total)
-
-
 
 
 def balance_matches_ledger(session: Session, player_id: int) -> bool:
@@ -161,17 +210,42 @@ def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: 
     if to_player_id == viewer.player.id:
         raise DomainError("transfer_to_self")
     recipient = _player_in(session, campaign_id, to_player_id)
-    names = dict(session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
-                              .where(Player.id.in_([viewer.player.id, recipient.id]))).all())
+    names = dict(
+        session.exec(
+            select(Player.id, User.nickname)
+            .join(User, User.id == Player.user_id)
+            .where(Player.id.in_([viewer.player.id, recipient.id]))
+        ).all()
+    )
     note = note.strip()
-    transfer = Transfer(campaign_id=campaign.id, from_player_id=viewer.player.id, to_player_id=recipient.id, amount=amount,
-                        note=note, round=campaign.round)
+    transfer = Transfer(
+        campaign_id=campaign.id,
+        from_player_id=viewer.player.id,
+        to_player_id=recipient.id,
+        amount=amount,
+        note=note,
+        round=campaign.round,
+    )
     session.add(transfer)
     session.flush()
-    pay(session, campaign=campaign, player_id=viewer.player.id, amount=amount, kind="transfer",
-        note=N_("To %(player)s") if not note else N_("To %(player)s: %(note)s"), params={"player": names[recipient.id], "note": note})
-    credit(session, campaign=campaign, player_id=recipient.id, amount=amount, kind="transfer",
-           note=N_("From %(player)s") if not note else N_("From %(player)s: %(note)s"), params={"player": names[viewer.player.id], "note": note})
+    pay(
+        session,
+        campaign=campaign,
+        player_id=viewer.player.id,
+        amount=amount,
+        kind="transfer",
+        note=N_("To %(player)s") if not note else N_("To %(player)s: %(note)s"),
+        params={"player": names[recipient.id], "note": note},
+    )
+    credit(
+        session,
+        campaign=campaign,
+        player_id=recipient.id,
+        amount=amount,
+        kind="transfer",
+        note=N_("From %(player)s") if not note else N_("From %(player)s: %(note)s"),
+        params={"player": names[viewer.player.id], "note": note},
+    )
     live.publish(session, campaign.id, "transfer", subject_id=transfer.id, actor_user_id=viewer.user.id)
     return transfer
 
@@ -182,6 +256,10 @@ def transfers(session: Session, viewer: Viewer, *, page: int = 1, per_page: int 
     if viewer.player is None:
         raise DomainError("not_a_player")
     me = viewer.player.id
-    query = (select(Transfer).where(Transfer.campaign_id == viewer.campaign.id)
-             .where((Transfer.from_player_id == me) | (Transfer.to_player_id == me)).order_by(Transfer.id.desc()))
+    query = (
+        select(Transfer)
+        .where(Transfer.campaign_id == viewer.campaign.id)
+        .where((Transfer.from_player_id == me) | (Transfer.to_player_id == me))
+        .order_by(Transfer.id.desc())
+    )
     return paginate(session, query, page=page, per_page=per_page)

@@ -1,15 +1,16 @@
 """Guild routes of API.md over the guild service (R8.1-R8.6)."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from app.accounts.deps import ApiUser, SessionDep
+from app.campaigns.models import Campaign
 from app.campaigns.service import campaign_of
 from app.core.types import PathId
 from app.guilds import rules, service
 from app.guilds.models import GuildRequest
 from app.guilds.schemas import GuildIn, GuildInvitationIn, GuildOut, GuildRequestOut
-from app.campaigns.models import Campaign
 
 router = APIRouter(tags=["guilds"])
 
@@ -21,8 +22,13 @@ def request_out(r: GuildRequest) -> GuildRequestOut:
 def guild_out(campaign: Campaign, view: service.GuildView) -> GuildOut:
     g, settings = view.guild, campaign.guild
     return GuildOut(
-        id=g.id, name=g.name, founder_player_id=g.founder_player_id, level=g.level, member_player_ids=view.member_ids,
-        allies_allowed=view.allies_allowed, income_per_round=rules.income(g.level, settings["level_income"]),
+        id=g.id,
+        name=g.name,
+        founder_player_id=g.founder_player_id,
+        level=g.level,
+        member_player_ids=view.member_ids,
+        allies_allowed=view.allies_allowed,
+        income_per_round=rules.income(g.level, settings["level_income"]),
         next_level_cost=rules.upgrade_cost(g.level + 1, settings["level_cost"]) if g.level < settings["max_level"] else None,
         requests=[request_out(r) for r in view.requests],
     )
@@ -68,12 +74,16 @@ def invite(cid: PathId, gid: PathId, body: GuildInvitationIn, user: ApiUser, ses
 
 @router.post("/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept", response_model=GuildRequestOut)
 def accept_invitation(cid: PathId, gid: PathId, iid: PathId, user: ApiUser, session: SessionDep):
-    return request_out(service.answer_invitation(session, actor=user, campaign_id=cid, guild_id=gid, invitation_id=iid, accept=True))
+    return request_out(
+        service.answer_invitation(session, actor=user, campaign_id=cid, guild_id=gid, invitation_id=iid, accept=True)
+    )
 
 
 @router.post("/campaigns/{cid}/guilds/{gid}/invitations/{iid}/decline", response_model=GuildRequestOut)
 def decline_invitation(cid: PathId, gid: PathId, iid: PathId, user: ApiUser, session: SessionDep):
-    return request_out(service.answer_invitation(session, actor=user, campaign_id=cid, guild_id=gid, invitation_id=iid, accept=False))
+    return request_out(
+        service.answer_invitation(session, actor=user, campaign_id=cid, guild_id=gid, invitation_id=iid, accept=False)
+    )
 
 
 @router.post("/campaigns/{cid}/guilds/{gid}/upgrade", response_model=GuildOut)

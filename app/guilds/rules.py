@@ -1,4 +1,5 @@
 """Guild arithmetic (R8.4, R8.5): pure functions of the campaign's guild settings."""
+
 from __future__ import annotations
 
 

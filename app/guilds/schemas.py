@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict
 
@@ -9,7 +9,7 @@ from app.core.types import Id, Name
 
 class GuildIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Name(60)
+    name: Annotated[str, Name(60)]
 
 
 class GuildInvitationIn(BaseModel):

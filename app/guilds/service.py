@@ -1,41 +1,56 @@
-"""Guild use cases (R8.1-R8.6, R9.2): founding, requests and invitations, levels, leaving,
-dissolving, and the income paid at End round. Every fee goes through the gold service;
-every change of membership is public and goes to the chronicle."""
+"""The guilds' use cases by name, as pages, the API and the round's steps call them: reading
+the guilds (public, R8.6) and what waits for a player, who stands together in the round
+(R6.2, R8.1); their membership (membership.py, R8.1-R8.4, R8.6, R8.9) and their income at
+End round (income.py, R8.5)."""
+
 from __future__ import annotations
 
-from collections import defaultdict
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
-from sqlalchemy import func
 from sqlmodel import Session, select
 
-from app.accounts.models import User
-from app.battles import rules as battle_rules, service as battles
-from app.battles.models import Battle, BattleWarband
-from app.campaigns import service as campaigns
-from app.campaigns.models import Campaign, Player
-from app.campaigns.terms import word_params
-from app.chronicle import service as chronicle
-from app.core.db import utcnow
-from app.core.errors import N_, DomainError
-from app.gold import service as gold
+from app.battles import rules as battle_rules
+from app.campaigns.models import Campaign
 from app.guilds import rules
+from app.guilds.income import pay_income
+from app.guilds.membership import (
+    MODULE,
+    answer_invitation,
+    ask,
+    decide_request,
+    dissolve,
+    found,
+    invite,
+    join_guards,
+    leave,
+    refuse,
+    require_guilds,
+    upgrade,
+)
 from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember
-from app.live import service as live
-from app.maps import service as maps
-from app.maps.models import Place
-from app.rounds import service as rounds
-from app.visibility import Viewer, acting_player, campaign_row
+from app.visibility import Viewer
 
-MODULE = "guilds"
-# Another domain may forbid joining (mission alliances, R8.9): (session, campaign, player, nickname) -> None or raise.
-JOIN_GUARDS: list[Callable[[Session, Campaign, Player, str], None]] = []
-
-
-def add_join_guard(guard) -> None:
-    if guard not in JOIN_GUARDS:
-        JOIN_GUARDS.append(guard)
+__all__ = [
+    "MODULE",
+    "GuildView",
+    "Waiting",
+    "answer_invitation",
+    "ask",
+    "decide_request",
+    "dissolve",
+    "found",
+    "group_source",
+    "guild_ids_of_players",
+    "guilds",
+    "invite",
+    "join_guards",
+    "keep_round_members",
+    "leave",
+    "pay_income",
+    "refuse",
+    "upgrade",
+    "waiting",
+]
 
 
 @dataclass
@@ -53,26 +68,10 @@ class GuildView:
         return rules.has_room(self.guild.level, len(self.member_ids))
 
 
-def refuse(campaign: Campaign, code: str, **params) -> DomainError:
-    """A refusal whose message may name the campaign's guild word (R8.2)."""
-    return DomainError(code, **word_params(campaign), **params)
-
-
-def _nickname(session: Session, campaign: Campaign, player_id: int) -> str:
-    return campaigns.nicknames(session, campaign.id).get(player_id, "?")
-
-
-# --- reading --------------------------------------------------------------------------
-
-
-def _require(viewer: Viewer) -> None:
-    maps.require_module(viewer.campaign, MODULE)
-
-
 def guilds(session: Session, viewer: Viewer) -> list[GuildView]:
     """Active guilds with their members (public, R8.6); pending requests and invitations only
     to the guild's founder and to the player they concern. Three statements."""
-    _require(viewer)
+    require_guilds(viewer)
     campaign = viewer.campaign
     rows = session.exec(select(Guild).where(Guild.campaign_id == campaign.id, Guild.status == "active").order_by(Guild.id)).all()
     views = {g.id: GuildView(g) for g in rows}
@@ -81,8 +80,11 @@ def guilds(session: Session, viewer: Viewer) -> list[GuildView]:
             views[m.guild_id].member_ids.append(m.player_id)
     me = viewer.player.id if viewer.player else None
     if me is not None:
-        for r in session.exec(select(GuildRequest).where(GuildRequest.campaign_id == campaign.id, GuildRequest.status == "pending")
-                              .order_by(GuildRequest.id)).all():
+        for r in session.exec(
+            select(GuildRequest)
+            .where(GuildRequest.campaign_id == campaign.id, GuildRequest.status == "pending")
+            .order_by(GuildRequest.id)
+        ).all():
             view = views.get(r.guild_id)
             if view and (r.player_id == me or view.guild.founder_player_id == me):
                 view.requests.append(r)
@@ -91,7 +93,9 @@ def guilds(session: Session, viewer: Viewer) -> list[GuildView]:
 
 def guild_ids_of_players(session: Session, campaign_id: int) -> dict[int, int]:
     """player id -> guild id, for the players list (one statement)."""
-    return dict(session.exec(select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == campaign_id)).all())
+    return dict(
+        session.exec(select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == campaign_id)).all()
+    )
 
 
 @dataclass
@@ -111,7 +115,8 @@ def waiting(session: Session, viewer: Viewer) -> Waiting:
         return result
     me = viewer.player.id
     rows = session.exec(
-        select(GuildRequest, Guild).join(Guild, Guild.id == GuildRequest.guild_id)
+        select(GuildRequest, Guild)
+        .join(Guild, Guild.id == GuildRequest.guild_id)
         .where(GuildRequest.campaign_id == viewer.campaign.id, GuildRequest.status == "pending", Guild.status == "active")
         .order_by(GuildRequest.id)
     ).all()
@@ -123,215 +128,6 @@ def waiting(session: Session, viewer: Viewer) -> Waiting:
     return result
 
 
-# --- changes ------------------------------------------------------------------------------
-
-
-def _acting(session: Session, actor: User, campaign_id: int) -> Viewer:
-    viewer = acting_player(session, actor, campaign_id, lock_player=True)
-    _require(viewer)
-    if viewer.campaign.status != "running":
-        raise DomainError("not_running")
-    return viewer
-
-
-def _guild(session: Session, campaign: Campaign, guild_id: int, *, lock: bool = True) -> Guild:
-    query = select(Guild).where(Guild.id == guild_id, Guild.campaign_id == campaign.id)
-    guild = session.exec(query.with_for_update() if lock else query).first()
-    if guild is None:
-        raise DomainError("not_found")
-    if guild.status != "active":
-        raise refuse(campaign, "guild_dissolved")
-    return guild
-
-
-def _members(session: Session, guild_id: int) -> list[int]:
-    return list(session.exec(select(GuildMember.player_id).where(GuildMember.guild_id == guild_id).order_by(GuildMember.id)).all())
-
-
-def _membership(session: Session, player_id: int) -> GuildMember | None:
-    return session.exec(select(GuildMember).where(GuildMember.player_id == player_id)).first()
-
-
-def _may_join(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
-    """R8.3, R8.9: one guild at most; a founder dissolves theirs first; not while in a
-    mission alliance this round."""
-    current = _membership(session, player.id)
-    if current is not None:
-        guild = session.get(Guild, current.guild_id)
-        founder = guild.founder_player_id == player.id
-        raise refuse(campaign, "guild_founder_dissolve_first" if founder else "guild_member_already", nickname=nickname, name=guild.name)
-    for guard in JOIN_GUARDS:
-        guard(session, campaign, player, nickname)
-
-
-def _require_founder(campaign: Campaign, guild: Guild, player_id: int) -> None:
-    if guild.founder_player_id != player_id:
-        raise refuse(campaign, "guild_founder_only")
-
-
-def found(session: Session, *, actor: User, campaign_id: int, name: str) -> Guild:
-    """R8.1: a player founds a guild for the cost of level 1 and names it."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign, player = viewer.campaign, viewer.player
-    name = name.strip()
-    _may_join(session, campaign, player, actor.nickname)
-    taken = session.exec(select(Guild.id).where(Guild.campaign_id == campaign.id, Guild.status == "active",
-                                                func.lower(Guild.name) == name.lower())).first()
-    if taken is not None:
-        raise refuse(campaign, "guild_name_taken", name=name)
-    guild = Guild(campaign_id=campaign.id, name=name, founder_player_id=player.id, level=1, founded_round=campaign.round)
-    session.add(guild)
-    session.flush()
-    gold.pay(session, campaign=campaign, player_id=player.id, amount=rules.upgrade_cost(1, campaign.guild["level_cost"]),
-             kind="guild_fee", note=N_("Founding · %(name)s"), params={"name": guild.name})
-    session.add(GuildMember(campaign_id=campaign.id, guild_id=guild.id, player_id=player.id, joined_round=campaign.round))
-    _lapse_offers(session, player.id)
-    chronicle.record(session, campaign, "guild_founded", player=actor.nickname, name=guild.name)
-    session.flush()
-    return guild
-
-
-def ask(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> GuildRequest:
-    """R8.3: a request to join, paid; the fee is not returned whatever the answer."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign, player = viewer.campaign, viewer.player
-    guild = _guild(session, campaign, guild_id)
-    _may_join(session, campaign, player, actor.nickname)
-    _no_pending(session, campaign, guild, player.id, actor.nickname)
-    _require_room(session, campaign, guild)
-    fee = campaign.guild["request_fee"]
-    if fee:
-        gold.pay(session, campaign=campaign, player_id=player.id, amount=fee, kind="guild_fee",
-                 note=N_("Request to join · %(name)s"), params={"name": guild.name})
-    request = GuildRequest(campaign_id=campaign.id, guild_id=guild.id, player_id=player.id, kind="request", fee=fee, round=campaign.round)
-    session.add(request)
-    session.flush()
-    live.publish(session, campaign.id, "guild", subject_id=request.id, actor_user_id=actor.id)
-    return request
-
-
-def invite(session: Session, *, actor: User, campaign_id: int, guild_id: int, player_id: int) -> GuildRequest:
-    """R8.3: the guild's invitation is free; the founder sends it."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
-    invitee = campaign_row(session, Player, player_id, campaign.id)
-    if invitee.id == viewer.player.id:
-        raise refuse(campaign, "guild_invite_self")
-    nickname = _nickname(session, campaign, invitee.id)
-    _may_join(session, campaign, invitee, nickname)
-    _no_pending(session, campaign, guild, invitee.id, nickname)
-    _require_room(session, campaign, guild)
-    invitation = GuildRequest(campaign_id=campaign.id, guild_id=guild.id, player_id=invitee.id, kind="invitation", round=campaign.round)
-    session.add(invitation)
-    session.flush()
-    live.publish(session, campaign.id, "guild", subject_id=invitation.id, actor_user_id=actor.id)
-    return invitation
-
-
-def decide_request(session: Session, *, actor: User, campaign_id: int, guild_id: int, request_id: int, accept: bool) -> GuildRequest:
-    """The founder accepts (the newcomer pays the entry fee) or rejects (the request fee is
-    lost either way)."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
-    request = _pending(session, campaign, guild, request_id, "request")
-    if accept:
-        _admit(session, campaign, guild, request)
-    else:
-        request.status, request.decided_at = "rejected", utcnow()
-        session.add(request)
-    return request
-
-
-def answer_invitation(session: Session, *, actor: User, campaign_id: int, guild_id: int, invitation_id: int, accept: bool) -> GuildRequest:
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    invitation = _pending(session, campaign, guild, invitation_id, "invitation")
-    if invitation.player_id != viewer.player.id:
-        raise DomainError("not_found")
-    if accept:
-        _admit(session, campaign, guild, invitation)
-    else:
-        invitation.status, invitation.decided_at = "declined", utcnow()
-        session.add(invitation)
-    return invitation
-
-
-def upgrade(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Guild:
-    """R8.4: the founder pays N × the level cost for level N, up to the GM's top level."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
-    if guild.level >= campaign.guild["max_level"]:
-        raise refuse(campaign, "guild_top_level", level=guild.level)
-    level = guild.level + 1
-    gold.pay(session, campaign=campaign, player_id=viewer.player.id, amount=rules.upgrade_cost(level, campaign.guild["level_cost"]),
-             kind="guild_fee", note=N_("Level %(level)s · %(name)s"), params={"level": level, "name": guild.name})
-    guild.level = level
-    session.add(guild)
-    chronicle.record(session, campaign, "guild_upgraded", name=guild.name, level=level)
-    return guild
-
-
-def leave(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Guild:
-    """R8.6: a member leaves (the founder dissolves instead), never during a shared battle
-    that is not yet resolved."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign, me = viewer.campaign, viewer.player.id
-    guild = _guild(session, campaign, guild_id)
-    membership = _membership(session, me)
-    if membership is None or membership.guild_id != guild.id:
-        raise refuse(campaign, "guild_not_member")
-    if guild.founder_player_id == me:
-        raise refuse(campaign, "guild_founder_leaves")
-    _no_shared_battle(session, campaign, {me}, _members(session, guild.id))
-    session.delete(membership)
-    chronicle.record(session, campaign, "guild_left", player=actor.nickname, name=guild.name)
-    return guild
-
-
-def dissolve(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Guild:
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
-    members = _members(session, guild.id)
-    _no_shared_battle(session, campaign, set(members), members)
-    for membership in session.exec(select(GuildMember).where(GuildMember.guild_id == guild.id)).all():
-        session.delete(membership)
-    for offer in session.exec(select(GuildRequest).where(GuildRequest.guild_id == guild.id, GuildRequest.status == "pending")).all():
-        offer.status, offer.decided_at = "lapsed", utcnow()
-        session.add(offer)
-    guild.status, guild.dissolved_round = "dissolved", campaign.round
-    session.add(guild)
-    chronicle.record(session, campaign, "guild_dissolved", player=actor.nickname, name=guild.name)
-    return guild
-
-
-def pay_income(session: Session, campaign: Campaign) -> None:
-    """End round (R8.5, R7.6): each guild's N × level income, shared equally by its members,
-    each share rounded up; one ledger entry per member."""
-    if not campaign.modules.get(MODULE):
-        return
-    members: dict[int, list[int]] = defaultdict(list)
-    for guild_id, player_id in session.exec(select(GuildMember.guild_id, GuildMember.player_id)
-                                             .where(GuildMember.campaign_id == campaign.id).order_by(GuildMember.player_id)).all():
-        members[guild_id].append(player_id)
-    settings = campaign.guild
-    for guild in session.exec(select(Guild).where(Guild.campaign_id == campaign.id, Guild.status == "active").order_by(Guild.id)).all():
-        share = rules.income_share(guild.level, settings["level_income"], len(members[guild.id]))
-        if share <= 0:
-            continue
-        for player_id in members[guild.id]:
-            gold.credit(session, campaign=campaign, player_id=player_id, amount=share, kind="guild_income",
-                        note=N_("%(name)s, level %(level)s"), params={"name": guild.name, "level": guild.level})
-
-
 AFTER_ANNOUNCE = ("battles", "settlement", "twilight")
 
 
@@ -339,10 +135,15 @@ def keep_round_members(session: Session, campaign: Campaign) -> None:
     """Before the battles are announced: who is in which guild this round (GuildRoundMember)."""
     if not campaign.modules.get(MODULE):
         return
-    rows = session.exec(select(GuildMember.player_id, Guild.id, Guild.founder_player_id).join(Guild, Guild.id == GuildMember.guild_id)
-                        .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")).all()
-    session.add_all(GuildRoundMember(campaign_id=campaign.id, round=campaign.round, guild_id=g, player_id=p, founder_player_id=f)
-                    for p, g, f in rows)
+    rows = session.exec(
+        select(GuildMember.player_id, Guild.id, Guild.founder_player_id)
+        .join(Guild, Guild.id == GuildMember.guild_id)
+        .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")
+    ).all()
+    session.add_all(
+        GuildRoundMember(campaign_id=campaign.id, round=campaign.round, guild_id=g, player_id=p, founder_player_id=f)
+        for p, g, f in rows
+    )
     session.flush()
 
 
@@ -353,92 +154,16 @@ def group_source(session: Session, campaign: Campaign):
     if not campaign.modules.get(MODULE):
         return lambda player_id, event_id: []
     if campaign.phase in AFTER_ANNOUNCE:
-        rows = session.exec(select(GuildRoundMember.player_id, GuildRoundMember.guild_id, GuildRoundMember.founder_player_id)
-                            .where(GuildRoundMember.campaign_id == campaign.id, GuildRoundMember.round == campaign.round)).all()
+        rows = session.exec(
+            select(GuildRoundMember.player_id, GuildRoundMember.guild_id, GuildRoundMember.founder_player_id).where(
+                GuildRoundMember.campaign_id == campaign.id, GuildRoundMember.round == campaign.round
+            )
+        ).all()
     else:
-        rows = session.exec(select(GuildMember.player_id, Guild.id, Guild.founder_player_id).join(Guild, Guild.id == GuildMember.guild_id)
-                            .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")).all()
+        rows = session.exec(
+            select(GuildMember.player_id, Guild.id, Guild.founder_player_id)
+            .join(Guild, Guild.id == GuildMember.guild_id)
+            .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")
+        ).all()
     of = {player_id: battle_rules.Group("guild", guild_id, founder) for player_id, guild_id, founder in rows}
     return lambda player_id, event_id: [of[player_id]] if player_id in of else []
-
-
-# --- helpers ------------------------------------------------------------------------------
-
-
-def _pending(session: Session, campaign: Campaign, guild: Guild, request_id: int, kind: str) -> GuildRequest:
-    request = session.exec(select(GuildRequest).where(GuildRequest.id == request_id, GuildRequest.guild_id == guild.id,
-                                                      GuildRequest.kind == kind).with_for_update()).first()
-    if request is None:
-        raise DomainError("not_found")
-    if request.status != "pending":
-        raise refuse(campaign, "guild_request_decided")
-    return request
-
-
-def _no_pending(session: Session, campaign: Campaign, guild: Guild, player_id: int, nickname: str) -> None:
-    found = session.exec(select(GuildRequest.id).where(GuildRequest.guild_id == guild.id, GuildRequest.player_id == player_id,
-                                                       GuildRequest.status == "pending")).first()
-    if found is not None:
-        raise refuse(campaign, "guild_request_pending", nickname=nickname)
-
-
-def _require_room(session: Session, campaign: Campaign, guild: Guild) -> None:
-    if not rules.has_room(guild.level, len(_members(session, guild.id))):
-        raise refuse(campaign, "guild_full", level=guild.level, allies=rules.allies_allowed(guild.level))
-
-
-def _admit(session: Session, campaign: Campaign, guild: Guild, offer: GuildRequest) -> None:
-    """R8.3: the accepted player pays the entry fee, which is lost. The guild row is locked
-    (and, on SQLite, the whole write), so two accepts racing for the last slot admit one."""
-    player = session.exec(select(Player).where(Player.id == offer.player_id).with_for_update()).one()
-    nickname = _nickname(session, campaign, player.id)
-    _may_join(session, campaign, player, nickname)
-    _require_room(session, campaign, guild)
-    fee = campaign.guild["entry_fee"]
-    if fee:
-        try:
-            gold.pay(session, campaign=campaign, player_id=player.id, amount=fee, kind="guild_fee",
-                     note=N_("Entry fee · %(name)s"), params={"name": guild.name})
-        except DomainError as exc:
-            if exc.code != "not_enough_gold":
-                raise
-            raise refuse(campaign, "guild_entry_unaffordable", nickname=nickname, fee=fee, have=exc.params.get("have", 0)) from None
-    session.add(GuildMember(campaign_id=campaign.id, guild_id=guild.id, player_id=player.id, joined_round=campaign.round))
-    offer.status, offer.decided_at = "accepted", utcnow()
-    session.add(offer)
-    session.flush()
-    _lapse_offers(session, player.id)
-    chronicle.record(session, campaign, "guild_joined", player=nickname, name=guild.name)
-
-
-def _lapse_offers(session: Session, player_id: int) -> None:
-    """A player who joined a guild has no other way in waiting (their paid requests lapse, unreturned)."""
-    for offer in session.exec(select(GuildRequest).where(GuildRequest.player_id == player_id, GuildRequest.status == "pending")).all():
-        offer.status, offer.decided_at = "lapsed", utcnow()
-        session.add(offer)
-
-
-def _no_shared_battle(session: Session, campaign: Campaign, leaving: set[int], members: list[int]) -> None:
-    """R8.6: a battle of this round, not yet resolved, where a leaving player and another
-    member of the guild both fight."""
-    others = set(members)
-    rows = session.exec(
-        select(Battle.id, Battle.place_id, BattleWarband.player_id).join(BattleWarband, BattleWarband.battle_id == Battle.id)
-        .where(Battle.campaign_id == campaign.id, Battle.round == campaign.round, Battle.status.not_in(battles.DECIDED_RESULTS),
-               BattleWarband.player_id.in_(others))
-    ).all()
-    by_battle: dict[int, set[int]] = defaultdict(set)
-    place_of = {}
-    for battle_id, place_id, player_id in rows:
-        by_battle[battle_id].add(player_id)
-        place_of[battle_id] = place_id
-    for battle_id, players in sorted(by_battle.items()):
-        if players & leaving and len(players) >= 2:
-            place = session.get(Place, place_of[battle_id])
-            raise refuse(campaign, "guild_shared_battle", place=place.name if place else "?")
-
-
-battles.add_group_source(group_source)
-campaigns.add_player_guilds(guild_ids_of_players)
-rounds.add_end_round_step(pay_income)
-rounds.add_before_battles(keep_round_members)

@@ -1,5 +1,6 @@
 """Sealed letters (R8.12, R9.4): pure rules. A party to a letter is a player id, or None for
 the game master (the GM is a participant who writes and receives letters, but not a player)."""
+
 from __future__ import annotations
 
 from app.core.errors import DomainError
@@ -34,7 +35,7 @@ def other_party(me: Party, from_player_id: Party, to_player_id: Party) -> Party:
 
 
 def reply_subject(subject: str) -> str:
-    """"Re: <subject>" — once, however long the exchange, within the subject's length."""
+    """ "Re: <subject>" — once, however long the exchange, within the subject's length."""
     base = subject.strip()
     if base.lower().startswith(REPLY_PREFIX.strip().lower()):
         return base[:SUBJECT_MAX]

@@ -1,4 +1,5 @@
 """Letters (R8.12): API input and output shapes; the page forms validate with the same ones."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -7,6 +8,7 @@ from typing import Annotated
 from pydantic import AfterValidator, BaseModel, BeforeValidator, ConfigDict, StringConstraints
 from pydantic_core import PydanticCustomError
 
+from app.core.pagination import PageOut
 from app.core.types import Flag, Id, Name
 from app.letters.rules import BODY_MAX, SUBJECT_MAX
 
@@ -24,7 +26,7 @@ def _not_blank(value: str) -> str:
 
 # The body keeps its spaces (Markdown indents code with them); it must not be only spaces.
 Body = Annotated[str, StringConstraints(max_length=BODY_MAX), BeforeValidator(_lines), AfterValidator(_not_blank)]
-Subject = Name(SUBJECT_MAX)
+Subject = Annotated[str, Name(SUBJECT_MAX)]
 
 
 class LetterIn(BaseModel):
@@ -65,9 +67,5 @@ class LetterOut(BaseModel):
     reply_to_id: int | None
 
 
-class LetterPage(BaseModel):
-    items: list[LetterOut]
-    page: int
-    pages: int
-    total: int
+class LetterPage(PageOut[LetterOut]):
     unread: int

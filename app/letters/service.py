@@ -3,6 +3,7 @@ the unread count. Every read starts from `visibility.visible_letters`, so a lett
 its sender and its recipient only — the GM too only when a party — and anybody else is told it
 does not exist (404, the same answer as for a letter that never was). Letters never go to the
 chronicle and never count in anything somebody else sees."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -20,8 +21,15 @@ from app.core.pagination import Page, paginate
 from app.letters import rules
 from app.letters.models import Letter
 from app.live import service as live
-from app.visibility import (Viewer, is_letter_recipient, letter_party, require_writable, unread_letters_count, viewer_for,
-                            visible_letters)
+from app.visibility import (
+    Viewer,
+    is_letter_recipient,
+    letter_party,
+    require_writable,
+    unread_letters_count,
+    viewer_for,
+    visible_letters,
+)
 
 MODULE = "letters"
 BOXES = ("in", "out")
@@ -59,8 +67,9 @@ def _visible(session: Session, viewer: Viewer, letter_id: int, *, lock: bool = F
     return letter
 
 
-def letters(session: Session, *, actor: User, campaign_id: int, box: str = "in", page: int = 1,
-            per_page: int = 50) -> tuple[Viewer, Page]:
+def letters(
+    session: Session, *, actor: User, campaign_id: int, box: str = "in", page: int = 1, per_page: int = 50
+) -> tuple[Viewer, Page]:
     """The inbox (`box="in"`) or the outbox (`"out"`), newest first: two statements for the page."""
     viewer = _viewer(session, actor, campaign_id)
     query = visible_letters(viewer, box="out" if box == "out" else "in").order_by(Letter.id.desc())
@@ -79,8 +88,9 @@ def thread(session: Session, *, actor: User, campaign_id: int, letter_id: int, o
     viewer = _viewer(session, actor, campaign_id)
     asked = _visible(session, viewer, letter_id)
     root = asked.thread_id or asked.id
-    rows = list(session.exec(visible_letters(viewer).where(or_(Letter.thread_id == root, Letter.id == root))
-                             .order_by(Letter.id)).all())
+    rows = list(
+        session.exec(visible_letters(viewer).where(or_(Letter.thread_id == root, Letter.id == root)).order_by(Letter.id)).all()
+    )
     result = Thread(viewer=viewer, letter=asked, letters=rows)
     if open_:
         unread = [row.id for row in rows if row.read_at is None and is_letter_recipient(viewer, row)]
@@ -96,8 +106,12 @@ def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[
     try:
         with session.begin_nested():
             # The campaign in the WHERE also tells the page versions which campaign changed.
-            session.exec(update(Letter).where(Letter.campaign_id == campaign_id, Letter.id.in_(letter_ids), Letter.read_at.is_(None))
-                         .values(read_at=utcnow()).execution_options(synchronize_session="evaluate"))
+            session.exec(
+                update(Letter)
+                .where(Letter.campaign_id == campaign_id, Letter.id.in_(letter_ids), Letter.read_at.is_(None))
+                .values(read_at=utcnow())
+                .execution_options(synchronize_session="evaluate")
+            )
         return True
     except OperationalError:
         return False
@@ -121,8 +135,12 @@ def forget_unread(viewer: Viewer) -> None:
 def recipients(session: Session, viewer: Viewer) -> list[tuple[int, str]]:
     """The players this viewer may write to, by nickname (the GM is offered apart): one statement."""
     me = letter_party(viewer)[1]
-    rows = session.exec(select(Player.id, User.nickname).join(User, User.id == Player.user_id)
-                        .where(Player.campaign_id == viewer.campaign.id).order_by(User.nickname_key)).all()
+    rows = session.exec(
+        select(Player.id, User.nickname)
+        .join(User, User.id == Player.user_id)
+        .where(Player.campaign_id == viewer.campaign.id)
+        .order_by(User.nickname_key)
+    ).all()
     return [(pid, nickname) for pid, nickname in rows if pid != me]
 
 
@@ -156,8 +174,16 @@ def _check_text(subject: str, body: str) -> None:
         raise DomainError("field_too_long", max=rules.BODY_MAX)
 
 
-def send(session: Session, *, actor: User, campaign_id: int, to_player_id: int | None = None, to_gm: bool = False,
-         subject: str, body: str) -> Letter:
+def send(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    to_player_id: int | None = None,
+    to_gm: bool = False,
+    subject: str,
+    body: str,
+) -> Letter:
     """R8.12: a player writes to another player or to the GM; the GM to a player."""
     viewer, me = _writer(session, actor, campaign_id)
     to = rules.recipient(to_player_id=to_player_id, to_gm=to_gm)
@@ -166,8 +192,14 @@ def send(session: Session, *, actor: User, campaign_id: int, to_player_id: int |
     rules.check_not_self(me, to)
     subject = subject.strip()
     _check_text(subject, body)
-    letter = Letter(campaign_id=viewer.campaign.id, from_player_id=me, to_player_id=to, subject=subject, body=body,
-                    round=viewer.campaign.round)
+    letter = Letter(
+        campaign_id=viewer.campaign.id,
+        from_player_id=me,
+        to_player_id=to,
+        subject=subject,
+        body=body,
+        round=viewer.campaign.round,
+    )
     session.add(letter)
     session.flush()
     letter.thread_id = letter.id  # a new letter opens its own thread
@@ -185,8 +217,16 @@ def reply(session: Session, *, actor: User, campaign_id: int, letter_id: int, bo
     rules.check_not_self(me, to)
     subject = (subject or "").strip() or rules.reply_subject(original.subject)
     _check_text(subject, body)
-    letter = Letter(campaign_id=viewer.campaign.id, from_player_id=me, to_player_id=to, subject=subject, body=body,
-                    round=viewer.campaign.round, reply_to_id=original.id, thread_id=original.thread_id or original.id)
+    letter = Letter(
+        campaign_id=viewer.campaign.id,
+        from_player_id=me,
+        to_player_id=to,
+        subject=subject,
+        body=body,
+        round=viewer.campaign.round,
+        reply_to_id=original.id,
+        thread_id=original.thread_id or original.id,
+    )
     session.add(letter)
     session.flush()
     live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)

@@ -1,7 +1,8 @@
 """`GET /api/v1/campaigns/{cid}/stream` (R11.4): server-sent events for pages and API clients
 alike. The stream holds no database connection while it waits; each time it is woken (or at
 each heartbeat) it opens a short read, checks that its credential and membership still hold,
-and sends the new events its viewer may see (visibility.live_events_seen_by)."""
+and sends the new events its viewer may see (live.seen.live_events_seen_by)."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,22 +13,22 @@ import weakref
 from collections.abc import AsyncIterator
 from dataclasses import dataclass
 
+from anyio import CapacityLimiter, to_thread
 from fastapi import APIRouter, Query, Request
 from fastapi.responses import StreamingResponse
-from anyio import CapacityLimiter, to_thread
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts import deps
 from app.accounts.models import User
 from app.accounts.service import credential_alive
 from app.core.db import unit_of_work
-from app.core.errors import DomainError, N_
+from app.core.errors import N_, DomainError
 from app.core.live import broker, campaign_key, open_id, seal_id, user_key
 from app.core.security import SESSION_COOKIE, token_digest
 from app.core.templating import request_gettext
 from app.core.types import PathId
 from app.live import messages, service
-from app.visibility import live_events_seen_by, viewer_for
+from app.visibility import viewer_for
 
 router = APIRouter(tags=["live"])
 RETRY_MS = 5000
@@ -74,8 +75,15 @@ def _open(request: Request, cid: int, resume: str | None, since: int | None) -> 
         token = request.cookies.get(SESSION_COOKIE)
         api_token_id = getattr(request.state, "api_token_id", None)
         key = request.app.state.secret_key.encode()
-        stream = Stream(cid, user.id, 0, token_digest(request.app.state.secret_key, token) if token and api_token_id is None else None,
-                        api_token_id, request_gettext(request), key)
+        stream = Stream(
+            cid,
+            user.id,
+            0,
+            token_digest(request.app.state.secret_key, token) if token and api_token_id is None else None,
+            api_token_id,
+            request_gettext(request),
+            key,
+        )
         frames = []
         if resume is None:
             # A page says when it was drawn (a moment, which tells nothing of hidden events);
@@ -83,14 +91,21 @@ def _open(request: Request, cid: int, resume: str | None, since: int | None) -> 
             stream.last = service.cursor(session, cid, before=service.moment(since) if since is not None else None)
             return stream, frames
         last = open_id(key, resume) if resume != "0" else 0
-        pending = len(service.after(session, cid, last, settings.live_replay_limit + 1)) if last is not None else 0
-        if last is None or (last and not service.known(session, cid, last)) or pending > settings.live_replay_limit:
+        limit = settings.live_replay_limit
+        # Issue 28 item 9: only what this viewer may be told counts towards the limit.
+        if (
+            last is None
+            or (last and not service.known(session, cid, last))
+            or service.seen_after(session, viewer, last, limit) > limit
+        ):
             # Too much missed (or an id we cannot place): the page reloads what it shows. The
             # id sent is the newest event this viewer may see, so that it gives nothing away.
             stream.last = service.cursor(session, cid)
-            seen = live_events_seen_by(session, viewer, service.latest(session, cid, settings.live_replay_limit))
-            sealed = seal_id(key, max(ev.id for ev, _ in seen)) if seen else None
-            frames.append(_frame("reload", {"kind": "reload", "campaign_id": cid, "message": stream.gettext(RELOAD_TEXT)}, sealed))
+            seen = service.last_seen(session, viewer)
+            sealed = seal_id(key, seen) if seen else None
+            frames.append(
+                _frame("reload", {"kind": "reload", "campaign_id": cid, "message": stream.gettext(RELOAD_TEXT)}, sealed)
+            )
         else:
             stream.last = last
     return stream, frames
@@ -107,12 +122,17 @@ def _poll(engine, settings, stream: Stream) -> Poll:
             viewer = None
         if viewer is None:
             return Poll([], "not_member")
-        events = service.after(session, stream.campaign_id, stream.last, settings.live_replay_limit)
-        if not events:
-            return Poll([])
-        frames = [_frame(t.event.kind, t.payload, seal_id(stream.key, t.event.id))
-                  for t in messages.tell(session, viewer, events, stream.gettext)]
-        stream.last = events[-1].id
+        frames = []
+        # Everything new at once: a run of events hidden from this viewer must not hold back
+        # (until the next heartbeat) what follows it, or the delay would tell how long it was.
+        while events := service.after(session, stream.campaign_id, stream.last, service.SCAN_BATCH):
+            frames += [
+                _frame(t.event.kind, t.payload, seal_id(stream.key, t.event.id))
+                for t in messages.tell(session, viewer, events, stream.gettext)
+            ]
+            stream.last = events[-1].id
+            if len(events) < service.SCAN_BATCH:
+                break
         return Poll(frames)
 
 
@@ -142,7 +162,9 @@ async def _frames(request: Request, stream: Stream, sub, first: list[str]) -> As
             for frame in poll.frames:
                 yield frame
             if poll.closed:
-                yield _frame("closed", {"kind": "closed", "reason": poll.closed, "message": stream.gettext(CLOSED_TEXTS[poll.closed])})
+                yield _frame(
+                    "closed", {"kind": "closed", "reason": poll.closed, "message": stream.gettext(CLOSED_TEXTS[poll.closed])}
+                )
                 return
             if time.monotonic() >= next_beat:
                 yield ": keep-alive\n\n"
@@ -191,21 +213,36 @@ def _poll_limiter() -> CapacityLimiter:
     return _LIMITERS[loop]
 
 
-@router.get("/campaigns/{cid}/stream", response_class=StreamingResponse,
-            responses={200: {"content": {"text/event-stream": {}}, "description": "Server-sent events"}})
-async def stream(cid: PathId, request: Request,
-                 after: str | None = Query(None, max_length=16, pattern="^[0-9a-f]{1,16}$",
-                                           description="resume after this event id (as Last-Event-ID); 0: from the oldest kept"),
-                 since: int | None = Query(None, ge=0, le=2**53, description="start from this moment (milliseconds since 1970): "
-                                                                              "what happened after it is sent")):
+@router.get(
+    "/campaigns/{cid}/stream",
+    response_class=StreamingResponse,
+    responses={200: {"content": {"text/event-stream": {}}, "description": "Server-sent events"}},
+)
+async def stream(
+    cid: PathId,
+    request: Request,
+    after: str | None = Query(
+        None,
+        max_length=16,
+        pattern="^[0-9a-f]{1,16}$",
+        description="resume after this event id (as Last-Event-ID); 0: from the oldest kept",
+    ),
+    since: int | None = Query(
+        None,
+        ge=0,
+        le=service.MAX_MOMENT_MS,
+        description="start from this moment (milliseconds since 1970, up to the year 9999): what happened after it is sent",
+    ),
+):
     """Server-sent events for what this user may see of the campaign: `phase`, `battles`,
     `result`, `clock` (a battle clock changed), `settlement`, `letter`, `transfer`, `guild`, `alliance`, `twilight`; `reload`
     when too much was missed; `closed` when the login ends. Each event's data is JSON with
     `kind`, `campaign_id`, its public facts and a `message` for the one it concerns."""
     resume = request.headers.get("last-event-id") or after
     stream_, first = await run_in_threadpool(_open, request, cid, resume, since)
-    sub = broker.subscribe((campaign_key(cid), user_key(stream_.user_id)), stream_.user_id,
-                           request.app.state.settings.live_max_streams_per_user)
+    sub = broker.subscribe(
+        (campaign_key(cid), user_key(stream_.user_id)), stream_.user_id, request.app.state.settings.live_max_streams_per_user
+    )
     if sub is None:
         raise DomainError("live_too_many_streams")
     headers = {"Cache-Control": "no-cache", "X-Accel-Buffering": "no", "Connection": "keep-alive"}

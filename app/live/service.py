@@ -1,5 +1,6 @@
 """Publishing what happened (R11.4): services call `publish` in their transaction; the events
 are written, and the streams woken, only when it commits."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -10,20 +11,38 @@ from sqlmodel import Session, delete, select
 from app.core.db import utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
 from app.live.models import LiveEvent
+from app.live.seen import live_events_seen_by
+from app.visibility import Viewer
 
-KINDS = ("phase", "battles", "result", "clock", "settlement", "letter", "transfer", "guild", "alliance", "twilight")
+# Events read at a time while looking for those one viewer may see.
+SCAN_BATCH = 200
+KINDS = (
+    "phase",
+    "battles",
+    "result",
+    "clock",
+    "settlement",
+    "letter",
+    "transfer",
+    "guild",
+    "alliance",
+    "twilight",
+    "order",
+    "ransom",
+)
 RETENTION = timedelta(days=7)
 PRUNE_EVERY = 500
 
 
-def publish(session: Session, campaign_id: int, kind: str, *, subject_id: int | None = None,
-            actor_user_id: int | None = None, **data) -> None:
+def publish(
+    session: Session, campaign_id: int, kind: str, *, subject_id: int | None = None, actor_user_id: int | None = None, **data
+) -> None:
     """Tell the campaign's open streams, once this transaction commits, that `kind` happened
     to `subject_id`. `data` must be public (it is stored and read back for every viewer)."""
     assert kind in KINDS, kind
     session.info.setdefault("live_pending", []).append(
-        {"campaign_id": campaign_id, "kind": kind, "subject_id": subject_id, "actor_user_id": actor_user_id,
-         "data": data})
+        {"campaign_id": campaign_id, "kind": kind, "subject_id": subject_id, "actor_user_id": actor_user_id, "data": data}
+    )
 
 
 @event.listens_for(Session, "after_rollback")
@@ -52,6 +71,10 @@ def _write_pending(session: Session) -> None:
         session.execute(delete(LiveEvent).where(LiveEvent.created_at < utcnow() - RETENTION))
 
 
+# The last moment a datetime holds (9999-12-31T23:59:59.999Z): a later `since` is refused (422).
+MAX_MOMENT_MS = 253402300799999
+
+
 def moment(milliseconds: int) -> datetime:
     """A page's drawing time. What was stamped before it, the page shows (events are stamped
     as their transaction commits): replaying it would only fetch the page again, after every
@@ -67,16 +90,61 @@ def cursor(session: Session, campaign_id: int, *, before: datetime | None = None
     return session.exec(query).one() or 0
 
 
-def latest(session: Session, campaign_id: int, limit: int) -> list[LiveEvent]:
-    return list(session.exec(select(LiveEvent).where(LiveEvent.campaign_id == campaign_id)
-                             .order_by(LiveEvent.id.desc()).limit(limit)).all())
-
-
 def known(session: Session, campaign_id: int, event_id: int) -> bool:
-    return session.exec(select(LiveEvent.id).where(LiveEvent.campaign_id == campaign_id, LiveEvent.id == event_id)).first() is not None
+    return (
+        session.exec(select(LiveEvent.id).where(LiveEvent.campaign_id == campaign_id, LiveEvent.id == event_id)).first()
+        is not None
+    )
 
 
 def after(session: Session, campaign_id: int, event_id: int, limit: int) -> list[LiveEvent]:
     """Up to `limit` events of the campaign after `event_id`, oldest first."""
-    return list(session.exec(select(LiveEvent).where(LiveEvent.campaign_id == campaign_id, LiveEvent.id > event_id)
-                             .order_by(LiveEvent.id).limit(limit)).all())
+    return list(
+        session.exec(
+            select(LiveEvent)
+            .where(LiveEvent.campaign_id == campaign_id, LiveEvent.id > event_id)
+            .order_by(LiveEvent.id)
+            .limit(limit)
+        ).all()
+    )
+
+
+def _batches(session: Session, campaign_id: int, *, after_id: int | None = None):
+    """The campaign's events SCAN_BATCH at a time: oldest first after `after_id`, or newest
+    first when it is None."""
+    newest_first, edge = after_id is None, after_id
+    while True:
+        query = select(LiveEvent).where(LiveEvent.campaign_id == campaign_id)
+        if edge is not None:
+            query = query.where(LiveEvent.id < edge if newest_first else LiveEvent.id > edge)
+        rows = list(session.exec(query.order_by(LiveEvent.id.desc() if newest_first else LiveEvent.id).limit(SCAN_BATCH)).all())
+        if not rows:
+            return
+        yield rows
+        if len(rows) < SCAN_BATCH:
+            return
+        edge = rows[-1].id
+
+
+def last_seen(session: Session, viewer: Viewer) -> int:
+    """The newest kept event this viewer may see (0: none). A page resumes its stream from it
+    (issue 27 item 7): it moves only with what the viewer is told, unlike the newest event id
+    or the moment the page was drawn, so the page stays the same byte for byte while others
+    write letters."""
+    for rows in _batches(session, viewer.campaign.id):
+        seen = live_events_seen_by(session, viewer, rows)
+        if seen:
+            return max(ev.id for ev, _ in seen)
+    return 0
+
+
+def seen_after(session: Session, viewer: Viewer, event_id: int, limit: int) -> int:
+    """How many events after `event_id` this viewer may see, counted up to `limit` + 1 (issue 28
+    item 9: the events hidden from them do not count towards a replay's limit, or the reload
+    frame would tell how many letters others wrote)."""
+    count = 0
+    for rows in _batches(session, viewer.campaign.id, after_id=event_id):
+        count += len(live_events_seen_by(session, viewer, rows))
+        if count > limit:
+            break
+    return count

@@ -1,32 +1,52 @@
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.types import Flag, Id, Int, Name, Number
+from app.core.types import Between, Flag, Id, Name
 
 
 class PlaceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Name(80)
+    name: Annotated[str, Name(80)]
     description: str = Field(default="", max_length=20_000)
-    income: Int(0, 100_000) = 0
+    income: Annotated[int, Between(0, 100_000)] = 0
     hideout_slot: Flag = False
-    x: Number(0, 100) | None = Field(default=None, description="Percent of the map's width; omit for a free spot")
-    y: Number(0, 100) | None = Field(default=None, description="Percent of the map's height; omit for a free spot")
+    x: Annotated[float, Between(0, 100)] | None = Field(
+        default=None, description="Percent of the map's width; omit for a free spot"
+    )
+    y: Annotated[float, Between(0, 100)] | None = Field(
+        default=None, description="Percent of the map's height; omit for a free spot"
+    )
     parent_id: Id | None = None
     entry: Flag = False
 
 
+class BulkPlaceIn(BaseModel):
+    """A place of a list added at once (R12.14): laid out on its map by the server."""
+
+    model_config = ConfigDict(extra="forbid")
+    name: Annotated[str, Name(80)]
+    description: str = Field(default="", max_length=20_000)
+    income: Annotated[int, Between(0, 100_000)] = 0
+    hideout_slot: Flag = False
+    parent_id: Id | None = None
+
+
+class PlacesBulkIn(BaseModel):
+    model_config = ConfigDict(extra="forbid")
+    places: list[BulkPlaceIn] = Field(min_length=1, max_length=200)
+
+
 class PlacePatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Name(80) | None = None
+    name: Annotated[str, Name(80)] | None = None
     description: str | None = Field(default=None, max_length=20_000)
-    income: Int(0, 100_000) | None = None
+    income: Annotated[int, Between(0, 100_000)] | None = None
     hideout_slot: Flag | None = None
-    x: Number(0, 100) | None = None
-    y: Number(0, 100) | None = None
+    x: Annotated[float, Between(0, 100)] | None = None
+    y: Annotated[float, Between(0, 100)] | None = None
     parent_id: Id | None = None
     entry: Flag | None = None
     has_map: Flag | None = None
@@ -48,6 +68,10 @@ class PlaceOut(BaseModel):
     events: list[int] = []
 
 
+class PlacesOut(BaseModel):
+    items: list[PlaceOut]
+
+
 class PathIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     from_id: Id
@@ -66,7 +90,14 @@ class PathPatch(BaseModel):
 
 class MapForm(BaseModel):
     """Which map a form goes back to: the place whose map it is, none for the campaign map."""
+
     of: Id | None = None
+
+
+class BulkForm(MapForm):
+    """The map editor's pasted list: one place per line (`name; income; ⚑`), onto the map `of`."""
+
+    lines: str = Field(default="", max_length=40_000)
 
 
 class PathForm(PathIn, MapForm):
@@ -75,6 +106,7 @@ class PathForm(PathIn, MapForm):
 
 class PathChangeForm(MapForm):
     """The sheet's path buttons: make it one-way or two-way, or reverse it (the API's PathPatch)."""
+
     action: Literal["one_way", "two_way", "reverse"]
 
     def patch(self) -> PathPatch:
@@ -83,8 +115,9 @@ class PathChangeForm(MapForm):
 
 class MoveForm(BaseModel):
     """Dragging a marker: its new position in percent of the map (the API's PlacePatch x, y)."""
-    x: Number(0, 100)
-    y: Number(0, 100)
+
+    x: Annotated[float, Between(0, 100)]
+    y: Annotated[float, Between(0, 100)]
 
 
 class PathOut(BaseModel):

@@ -1,24 +1,27 @@
 """Place, map and path use cases. The wizard's place list, the visual map editor and the
 API share these."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
-from dataclasses import dataclass, field
 from pathlib import Path as FsPath
 
-from sqlalchemy import or_
+from sqlalchemy import func, or_
 from sqlmodel import Session, select
 
 from app.accounts.models import User
-from app.campaigns.models import Campaign, Player
+from app.audit import service as audit
 from app.campaigns import terms
+from app.campaigns.models import Campaign
 from app.core.errors import DomainError
 from app.core.images import MAX_BYTES, store_image
-from app.maps import rules
+from app.core.ports import Port
+from app.maps import layout, rules
 from app.maps.models import Hideout, Path, Place
 from app.visibility import Viewer, campaign_row, gm_viewer
 
 EDITABLE = ("name", "description", "income", "hideout_slot", "x", "y", "entry")
+AUDITED = (*EDITABLE, "parent_id", "has_map")  # R12.9: what a place edit's audit row keeps
 PATHS_MODULE = "paths"
 MAX_UPLOAD = MAX_BYTES
 
@@ -47,20 +50,16 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
 def labels(session: Session, campaign_id: int) -> dict[int, str]:
     """Every place's label, from light rows of the three columns it needs (issue 17: pages
     label a few places, and full rows of every place cost more than the page)."""
-    return place_labels(list(session.exec(select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == campaign_id)).all()))
+    return place_labels(
+        list(session.exec(select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == campaign_id)).all())
+    )
 
 
 def place_labels(places_: list[Place]) -> dict[int, str]:
     """'City › Docks', so places on different maps can be told apart."""
     by_id = {p.id: p for p in places_}
-    labels = {}
-    for p in places_:
-        names, node = [], p
-        while node is not None:
-            names.insert(0, node.name)
-            node = by_id.get(node.parent_id) if node.parent_id else None
-        labels[p.id] = " › ".join(names)
-    return labels
+    parents = {p.id: p.parent_id for p in places_}
+    return {p.id: " › ".join(by_id[i].name for i in reversed(rules.ancestors(p.id, parents)) if i in by_id) for p in places_}
 
 
 def can_have_map(places_: list[Place], place_id: int) -> bool:
@@ -72,7 +71,7 @@ def _parents(session: Session, campaign_id: int) -> dict[int, int | None]:
     return dict(session.exec(select(Place.id, Place.parent_id).where(Place.campaign_id == campaign_id)).all())
 
 
-def _place(session: Session, campaign_id: int, place_id: int) -> Place:
+def place_of(session: Session, campaign_id: int, place_id: int) -> Place:
     return campaign_row(session, Place, place_id, campaign_id)
 
 
@@ -110,7 +109,9 @@ def create_place(session: Session, *, actor: User, campaign_id: int, data: dict)
     _check_parent(session, campaign_id, None, data.get("parent_id"))
     fields = {k: v for k, v in data.items() if k in (*EDITABLE, "parent_id") and v is not None}
     if data.get("x") is None or data.get("y") is None:
-        siblings = session.exec(select(Place.x, Place.y).where(Place.campaign_id == campaign_id, Place.parent_id == data.get("parent_id"))).all()
+        siblings = session.exec(
+            select(Place.x, Place.y).where(Place.campaign_id == campaign_id, Place.parent_id == data.get("parent_id"))
+        ).all()
         fields["x"], fields["y"] = rules.free_spot([(x, y) for x, y in siblings])
     place = Place(campaign_id=campaign_id, **fields)
     place.name = place.name.strip()
@@ -118,12 +119,75 @@ def create_place(session: Session, *, actor: User, campaign_id: int, data: dict)
     session.add(place)
     _open_map(session, place.parent_id)
     session.flush()
+    audit.record(session, viewer.campaign, actor, "place_added", f"place:{place.id}", after=audit.snapshot(place, AUDITED))
     return place
+
+
+MAX_BULK = 200
+
+
+def create_places(session: Session, *, actor: User, campaign_id: int, items: list[dict]) -> list[Place]:
+    """R12.14: up to MAX_BULK places at once, all or none: each checked as create_place checks
+    one (its parent, the maps' depth) and its name unused on its map, in the list or before.
+    Every problem is a detail naming its item (0-based); the places are laid out apart on their
+    maps (maps/layout.py), and the GM moves them after."""
+    viewer = gm_viewer(session, actor, campaign_id)
+    if not 1 <= len(items) <= MAX_BULK:
+        raise DomainError("places_count", most=MAX_BULK)
+    parents = _parents(session, campaign_id)
+    standing = session.exec(
+        select(Place.parent_id, Place.name, Place.x, Place.y, Place.income).where(Place.campaign_id == campaign_id)
+    ).all()
+    names = {(parent, name.strip().casefold()) for parent, name, *_rest in standing}
+    problems, seen = [], set()
+    for i, item in enumerate(items):
+        name, parent = item["name"].strip(), item.get("parent_id")
+        key = (parent, name.casefold())
+        if parent is not None:
+            try:
+                if parent not in parents:
+                    raise DomainError("place_parent_invalid")
+                rules.check_parent(None, parent, parents)
+            except DomainError as exc:
+                problems.append({"code": exc.code, "item": i, "field": f"places.{i}.parent_id", **exc.params})
+                continue
+        if key in seen or key in names:
+            code = "place_name_repeated" if key in seen else "place_name_taken"
+            problems.append({"code": code, "item": i, "field": f"places.{i}.name", "name": name})
+        seen.add(key)
+    if problems:
+        raise DomainError("places_refused", details=problems)
+    spots: dict[int, layout.Spot] = {}
+    for parent in dict.fromkeys(item.get("parent_id") for item in items):
+        group = [i for i, item in enumerate(items) if item.get("parent_id") == parent]
+        taken = [(x, y, rules.label_text(name, income)) for p, name, x, y, income in standing if p == parent]
+        holder = session.get(Place, parent) if parent is not None else viewer.campaign
+        labels = [rules.label_text(items[i]["name"].strip(), items[i].get("income") or 0) for i in group]
+        spots.update(zip(group, layout.spread(labels, taken, map_height(holder))))
+    made = []
+    for i, item in enumerate(items):
+        fields = {k: item[k] for k in ("description", "income", "hideout_slot") if item.get(k) is not None}
+        place = Place(campaign_id=campaign_id, name=item["name"].strip(), parent_id=item.get("parent_id"), **fields)
+        place.x, place.y = spots[i].x, spots[i].y
+        session.add(place)
+        made.append(place)
+    for parent in {item.get("parent_id") for item in items} - {None}:
+        _open_map(session, parent)
+    session.flush()
+    return made
+
+
+def map_height(holder: Campaign | Place) -> int:
+    """A map's height in SVG units: 1000 wide, with its image's proportions (700 without one)."""
+    if holder.map_image:
+        return round(1000 * (holder.map_height or 700) / (holder.map_width or 1000))
+    return 700
 
 
 def update_place(session: Session, *, actor: User, campaign_id: int, place_id: int, changes: dict) -> Place:
     viewer = gm_viewer(session, actor, campaign_id)
-    place = _place(session, campaign_id, place_id)
+    place = place_of(session, campaign_id, place_id)
+    before = audit.snapshot(place, AUDITED)
     if "parent_id" in changes and changes["parent_id"] != place.parent_id:
         _check_parent(session, campaign_id, place.id, changes["parent_id"])
         place.parent_id = changes["parent_id"]
@@ -137,6 +201,8 @@ def update_place(session: Session, *, actor: User, campaign_id: int, place_id: i
         _set_has_map(session, campaign_id, place, changes["has_map"])
     _check_entry(viewer.campaign, place, setting=bool(changes.get("entry")))
     session.add(place)
+    if (after := audit.snapshot(place, AUDITED)) != before:
+        audit.record(session, viewer.campaign, actor, "place_edited", f"place:{place.id}", before=before, after=after)
     return place
 
 
@@ -150,23 +216,18 @@ def _set_has_map(session: Session, campaign_id: int, place: Place, has_map: bool
     place.has_map = has_map
 
 
-# Higher domains (events, orders, battles) say why a place may not go; each guard gets the
-# place's whole subtree and raises a DomainError. Registered at their import, so that maps
-# never imports them.
-DELETE_GUARDS: list[Callable[[Session, Campaign, dict[int, Place]], None]] = []
-
-
-def add_delete_guard(guard: Callable[[Session, Campaign, dict[int, Place]], None], *, first: bool = False) -> None:
-    """`first`: a guard whose refusal says more (battles before the orders they came from)."""
-    if guard not in DELETE_GUARDS:
-        DELETE_GUARDS.insert(0, guard) if first else DELETE_GUARDS.append(guard)
+# Higher domains (battles, events, movement, orders) say why a place may not go (a port, wired
+# in app/wiring.py, the refusal that says most first): each guard gets the place's whole
+# subtree and raises a DomainError.
+PlaceDeleteGuard = Callable[[Session, Campaign, dict[int, Place]], None]
+place_delete_guards = Port[PlaceDeleteGuard]("place deletion guards")
 
 
 def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: int) -> None:
     """Never a silent cascade: a place goes only when neither it nor any place on its maps
     holds an owner, a hideout, an active event, an order or a battle."""
     viewer = gm_viewer(session, actor, campaign_id)
-    place = _place(session, campaign_id, place_id)
+    place = place_of(session, campaign_id, place_id)
     everything = places(session, campaign_id)
     ids = rules.subtree(place.id, {p.id: p.parent_id for p in everything})
     inside = {p.id: p for p in everything if p.id in ids}
@@ -174,8 +235,9 @@ def delete_place(session: Session, *, actor: User, campaign_id: int, place_id: i
     for p in sorted(inside.values(), key=lambda p: p.id):
         if p.owner_player_id is not None or p.id in hideouts:
             raise DomainError("place_owned", place=p.name)
-    for guard in DELETE_GUARDS:
+    for guard in place_delete_guards():
         guard(session, viewer.campaign, inside)
+    audit.record(session, viewer.campaign, actor, "place_deleted", f"place:{place.id}", before=audit.snapshot(place, AUDITED))
     session.delete(place)
 
 
@@ -189,7 +251,7 @@ def set_map_image(
     viewer = gm_viewer(session, actor, campaign_id)
     target: Campaign | Place = viewer.campaign
     if place_id is not None:
-        target = _place(session, campaign_id, place_id)
+        target = place_of(session, campaign_id, place_id)
         if not target.has_map:
             _set_has_map(session, campaign_id, target, True)
     stored = store_image(data, media_dir)
@@ -209,13 +271,11 @@ def paths(session: Session, campaign_id: int) -> list[Path]:
 def create_path(session: Session, *, actor: User, campaign_id: int, from_id: int, to_id: int, one_way: bool) -> Path:
     viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
-    a, b = _place(session, campaign_id, from_id), _place(session, campaign_id, to_id)
+    a, b = place_of(session, campaign_id, from_id), place_of(session, campaign_id, to_id)
     existing = {
         frozenset((p.from_place_id, p.to_place_id))
         for p in session.exec(
-            select(Path).where(
-                or_(Path.from_place_id.in_((a.id, b.id)), Path.to_place_id.in_((a.id, b.id)))
-            )
+            select(Path).where(or_(Path.from_place_id.in_((a.id, b.id)), Path.to_place_id.in_((a.id, b.id))))
         ).all()
     }
     rules.check_path(a.parent_id, b.parent_id, a.id, b.id, existing)
@@ -229,8 +289,9 @@ def _path(session: Session, campaign_id: int, path_id: int) -> Path:
     return campaign_row(session, Path, path_id, campaign_id)
 
 
-def update_path(session: Session, *, actor: User, campaign_id: int, path_id: int,
-                one_way: bool | None = None, reverse: bool = False) -> Path:
+def update_path(
+    session: Session, *, actor: User, campaign_id: int, path_id: int, one_way: bool | None = None, reverse: bool = False
+) -> Path:
     viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
     path = _path(session, campaign_id, path_id)
@@ -246,6 +307,12 @@ def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int
     viewer = gm_viewer(session, actor, campaign_id)
     require_module(viewer.campaign, PATHS_MODULE)
     session.delete(_path(session, campaign_id, path_id))
+
+
+def tally(places_: list[Place], session: Session, campaign_id: int) -> dict[str, int]:
+    """The wizard's Map step at a glance: how many places, ⚑ places and paths there are."""
+    count = session.exec(select(func.count()).select_from(Path).where(Path.campaign_id == campaign_id)).one()
+    return {"places": len(places_), "flags": sum(p.hideout_slot for p in places_), "paths": count}
 
 
 def places_without_paths(session: Session, viewer: Viewer, places_: list[Place]) -> list[Place]:
@@ -272,81 +339,3 @@ def path_graph(session: Session, campaign_id: int) -> dict[int, set[int]]:
         ).all()
     )
     return rules.path_graph(edges, entries)
-
-
-# --- the map view -------------------------------------------------------------------
-
-
-@dataclass
-class MapView:
-    campaign: Campaign
-    place: Place | None  # None for the top map
-    breadcrumbs: list[Place]
-    places: list  # rows of PLACE_COLUMNS
-    paths: list  # rows of id, from_place_id, to_place_id, one_way
-    owners: dict[int, tuple[str, int]] = field(default_factory=dict)  # player id -> (nickname, colour)
-    hideouts: set[int] = field(default_factory=set)
-    events: dict[int, list] = field(default_factory=dict)  # place id -> its active events
-
-    @property
-    def image(self) -> tuple[str, int, int] | None:
-        holder = self.place or self.campaign
-        if holder.map_image:
-            return holder.map_image, holder.map_width or 1000, holder.map_height or 700
-        return None
-
-    @property
-    def height(self) -> int:
-        """SVG units: the map is 1000 wide and keeps its image's proportions."""
-        image = self.image
-        return round(1000 * image[2] / image[1]) if image else 700
-
-
-PLACE_COLUMNS = (Place.id, Place.name, Place.description, Place.income, Place.hideout_slot, Place.x, Place.y, Place.parent_id,
-                 Place.has_map, Place.entry, Place.owner_player_id)
-
-
-def map_frame(session: Session, viewer: Viewer, of: int | None) -> MapView:
-    """The map's own place and its breadcrumbs, without what stands on it (a cached drawing
-    needs only these)."""
-    campaign = viewer.campaign
-    place = None
-    crumbs: list[Place] = []
-    if of is not None:
-        place = _place(session, campaign.id, of)
-        if not place.has_map:
-            raise DomainError("not_found")
-        node: Place | None = place
-        while node is not None:
-            crumbs.insert(0, node)
-            node = session.get(Place, node.parent_id) if node.parent_id else None
-    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=[], paths=[])
-
-
-def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
-    """Everything one map shows, in a fixed number of statements; `events` (place id -> its
-    active events) comes from the events domain, which maps does not import."""
-    view = map_frame(session, viewer, of)
-    campaign = viewer.campaign
-    # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
-    on_map = list(
-        session.exec(
-            select(*PLACE_COLUMNS).where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
-            .order_by(Place.id)
-        ).all()
-    )
-    map_paths = list(session.exec(
-        select(Path.id, Path.from_place_id, Path.to_place_id, Path.one_way).join(Place, Place.id == Path.from_place_id)
-        .where(Path.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None)).order_by(Path.id)
-    ).all()) if on_map else []
-    ids = [p.id for p in on_map]
-    players = session.exec(
-        select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id).order_by(Player.id)
-    ).all()
-    view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
-    view.hideouts = set(
-        session.exec(select(Hideout.place_id).join(Place, Place.id == Hideout.place_id)
-                     .where(Hideout.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))).all()
-    ) if ids else set()
-    view.places, view.paths, view.events = on_map, map_paths, events or {}
-    return view

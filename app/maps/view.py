@@ -1,4 +1,5 @@
 """Shapes the map for drawing: SVG coordinates, marker classes, shortened path ends."""
+
 from __future__ import annotations
 
 import math
@@ -9,7 +10,8 @@ from dataclasses import dataclass
 
 from markupsafe import Markup, escape
 
-from app.maps.service import MapView
+from app.maps import rules
+from app.maps.reading import MapView
 
 MARKER_RADIUS = 12
 
@@ -25,6 +27,7 @@ class Marker:
     icon: str
     owner: str | None
     events: int = 0
+    label: str | None = "below"  # where its name goes (rules.label_layout), None: nowhere it fits
 
 
 @dataclass
@@ -48,11 +51,36 @@ def markers(view: MapView) -> list[Marker]:
         if p.entry:
             classes.append("e")
         icon = "⌂" if p.id in view.hideouts else ("⚑" if p.hideout_slot and owner is None else ("⇧" if p.entry else ""))
-        result.append(Marker(
-            id=p.id, name=p.name, income=p.income, x=round(p.x * 10, 1), y=round(p.y * view.height / 100, 1),
-            css=" ".join(classes), icon=icon, owner=owner[0] if owner else None, events=len(view.events.get(p.id, [])),
-        ))
+        result.append(
+            Marker(
+                id=p.id,
+                name=p.name,
+                income=p.income,
+                x=round(p.x * 10, 1),
+                y=round(p.y * view.height / 100, 1),
+                css=" ".join(classes),
+                icon=icon,
+                owner=owner[0] if owner else None,
+                events=len(view.events.get(p.id, [])),
+            )
+        )
+    spots = rules.label_layout([(m.id, m.x, m.y, label_text(m)) for m in result], 1000, view.height)
+    for m in result:
+        m.label = spots.get(m.id)
     return result
+
+
+def label_text(m: Marker) -> str:
+    return rules.label_text(m.name, m.income)
+
+
+# How each spot of rules.LABEL_SPOTS is drawn, in em of the label's own size (so zooming keeps it).
+LABEL_ATTRS = {
+    "below": 'class="n" dy="2.2em"',
+    "above": 'class="n" dy="-1.45em"',
+    "right": 'class="n r" dx="1.35em" dy=".35em"',
+    "left": 'class="n l" dx="-1.35em" dy=".35em"',
+}
 
 
 def lines(view: MapView, placed: list[Marker]) -> list[Line]:
@@ -74,19 +102,27 @@ def lines(view: MapView, placed: list[Marker]) -> list[Line]:
 
 
 def svg_paths(placed_lines: list[Line]) -> Markup:
-    return Markup("".join(
-        f'<line id="w{l.id}" class="w{" o" if l.one_way else ""}" x1="{l.x1}" y1="{l.y1}" x2="{l.x2}" y2="{l.y2}"/>'
-        for l in placed_lines))
+    return Markup(
+        "".join(
+            f'<line id="w{w.id}" class="w{" o" if w.one_way else ""}" x1="{w.x1}" y1="{w.y1}" x2="{w.x2}" y2="{w.y2}"/>'
+            for w in placed_lines
+        )
+    )
 
 
 def svg_places(placed: list[Marker], stands: dict[int, list], campaign_id: int, ngettext) -> Markup:
     parts = []
     for m in placed:
-        parts.append(f'<a id="p{m.id}" href="/campaigns/{campaign_id}/map/places/{m.id}" class="{m.css}" '
-                     f'transform="translate({m.x} {m.y})"><circle r="12"/>')
+        parts.append(
+            f'<a id="p{m.id}" href="/campaigns/{campaign_id}/map/places/{m.id}" class="{m.css}" '
+            f'transform="translate({m.x} {m.y})"><circle r="12"/>'
+        )
         if m.icon:
             parts.append(f'<text class="i" dy=".35em">{m.icon}</text>')
-        parts.append(f'<text class="n" dy="2.2em">{escape(m.name)} · {m.income}</text>')
+        if m.label in LABEL_ATTRS:
+            parts.append(f"<text {LABEL_ATTRS[m.label]}>{escape(label_text(m))}</text>")
+        else:  # no room for the name on the map: it is the marker's title (and in the places list)
+            parts.append(f"<title>{escape(label_text(m))}</title>")
         if m.events:
             parts.append(f'<g class="ev"><circle/><text dy=".35em">{m.events}</text></g>')
         standing = len(stands.get(m.id) or ())
@@ -127,14 +163,17 @@ def place_list(view: MapView, stands: dict[int, list], campaign_id: int, of: int
 
 # --- drawn maps, kept per campaign version (issue 17) ----------------------------------------
 
+
 @dataclass(frozen=True)
 class Drawing:
     """What the map page draws from the map's contents: the same for every viewer (places,
     paths, owners, hideouts, events and where warbands stand are public, R9.8)."""
+
     paths: Markup
     places: Markup
     items: Markup
     empty: bool
+    timeline: str = ""  # R12.6: the kept rounds for the slider (app/archive/history.py)
 
 
 class Drawings:

@@ -1,18 +1,21 @@
 """Warband movement (R9.8 with R9.7): pure functions over places, paths and a round's outcome.
 A graph is `maps.rules.path_graph`'s: place id -> places one path step away, in the paths'
 directions."""
+
 from __future__ import annotations
 
 import math
 from collections import deque
 from dataclasses import dataclass
 
+from app.maps.rules import ancestors
+
 # How a warband's round ended, for where it stands afterwards.
-STAYED = "stayed"          # no order, and nobody beat it where it stands
-WON = "won"                # its side won the battle (or it met nobody: unopposed)
-LOST = "lost"              # its side lost
-DRAWN = "drawn"            # a battle without winners
-LEFT_OUT = "left_out"      # it came, but the split left it without an opponent (R6.4)
+STAYED = "stayed"  # no order, and nobody beat it where it stands
+WON = "won"  # its side won the battle (or it met nobody: unopposed)
+LOST = "lost"  # its side lost
+DRAWN = "drawn"  # a battle without winners
+LEFT_OUT = "left_out"  # it came, but the split left it without an opponent (R6.4)
 
 
 def moves(position: int | None, paths_on: bool, graph: dict[int, set[int]], everywhere: set[int]) -> set[int]:
@@ -67,14 +70,20 @@ def _steps(start: int, graph: dict[int, set[int]]) -> dict[int, int]:
 
 
 def top_level_point(place_id: int, parents: dict[int, int | None], points: dict[int, tuple[float, float]]) -> tuple[float, float]:
-    """A place inside a place's map stands, on the top-level map, where its outermost place is."""
-    while parents.get(place_id) is not None:
-        place_id = parents[place_id]
-    return points[place_id]
+    """A place inside a place's map stands, on the top-level map, where its outermost place is
+    (a bounded walk, whatever the rows say: issue 28)."""
+    return points[ancestors(place_id, parents)[-1]]
 
 
-def nearest_hideout(start: int, hideouts: set[int], *, paths_on: bool, graph: dict[int, set[int]],
-                    parents: dict[int, int | None], points: dict[int, tuple[float, float]]) -> int | None:
+def nearest_hideout(
+    start: int,
+    hideouts: set[int],
+    *,
+    paths_on: bool,
+    graph: dict[int, set[int]],
+    parents: dict[int, int | None],
+    points: dict[int, tuple[float, float]],
+) -> int | None:
     """R9.8 decision: the nearest hideout of the beaten defender's player — fewest path steps
     with paths on, otherwise straight-line distance on the top-level map; ties go to the lowest
     place id. With paths on and no path to any hideout, the straight line decides (a warband is

@@ -1,6 +1,7 @@
 """Warband movement (R9.8, module `movement`, off by default): where warbands stand, where they
 may go, who defends a place, and where everybody stands after End round. With the module off
 every function here answers "no change", so a campaign without it behaves as before."""
+
 from __future__ import annotations
 
 from collections import defaultdict
@@ -17,7 +18,6 @@ from app.maps import service as maps
 from app.maps.models import Hideout, Place
 from app.movement import rules
 from app.visibility import campaign_row, gm_viewer
-from app.companies import service as companies
 from app.warbands.models import Order, Warband, WarbandMember
 
 MODULE = "movement"
@@ -69,8 +69,9 @@ def defenders(session: Session, campaign: Campaign, orders: list[Order]) -> dict
     places = {o.place_id for o in orders}
     if not places:
         return {}
-    rows = session.exec(select(Warband).where(Warband.campaign_id == campaign.id, Warband.location_place_id.in_(places))
-                        .order_by(Warband.id)).all()
+    rows = session.exec(
+        select(Warband).where(Warband.campaign_id == campaign.id, Warband.location_place_id.in_(places)).order_by(Warband.id)
+    ).all()
     result: dict[int, list[Warband]] = defaultdict(list)
     for w in rows:
         if w.id not in sent:
@@ -94,10 +95,16 @@ def end_round(session: Session, campaign: Campaign) -> list[Move]:
     warbands = list(session.exec(select(Warband).where(Warband.campaign_id == campaign.id).order_by(Warband.id)).all())
     if not warbands:
         return []
-    orders = {o.warband_id: o for o in session.exec(select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all()}
+    orders = {
+        o.warband_id: o
+        for o in session.exec(select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)).all()
+    }
     fought = {}
-    for bw, battle in session.exec(select(BattleWarband, Battle).join(Battle, Battle.id == BattleWarband.battle_id)
-                                   .where(Battle.campaign_id == campaign.id, Battle.round == campaign.round)).all():
+    for bw, battle in session.exec(
+        select(BattleWarband, Battle)
+        .join(Battle, Battle.id == BattleWarband.battle_id)
+        .where(Battle.campaign_id == campaign.id, Battle.round == campaign.round)
+    ).all():
         winners = set(battle.winners or [])
         fought[bw.warband_id] = rules.DRAWN if not winners else (rules.WON if bw.player_id in winners else rules.LOST)
     for a in session.exec(select(Arrival).where(Arrival.campaign_id == campaign.id, Arrival.round == campaign.round)).all():
@@ -108,7 +115,9 @@ def end_round(session: Session, campaign: Campaign) -> list[Move]:
     parents = {pid: parent for pid, parent, _x, _y in place_rows}
     points = {pid: (x, y) for pid, _parent, x, y in place_rows}
     hideouts: dict[int, set[int]] = defaultdict(set)
-    for player_id, place_id in session.exec(select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign.id)).all():
+    for player_id, place_id in session.exec(
+        select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign.id)
+    ).all():
         hideouts[player_id].add(place_id)
     names = dict(session.exec(select(Place.id, Place.name).where(Place.campaign_id == campaign.id)).all())
     moves = []
@@ -120,7 +129,9 @@ def end_round(session: Session, campaign: Campaign) -> list[Move]:
         outcome = rules.Outcome(origin, order.place_id if order else None, fought.get(w.id, rules.STAYED))
         how, where = rules.after_round(outcome)
         if how == "fall_back":
-            where = rules.nearest_hideout(origin, hideouts[w.player_id], paths_on=paths_on, graph=graph, parents=parents, points=points)
+            where = rules.nearest_hideout(
+                origin, hideouts[w.player_id], paths_on=paths_on, graph=graph, parents=parents, points=points
+            )
             if where is None:
                 how = "scattered"
                 chronicle.record(session, campaign, "warband_scattered", warband=w.name, place=names.get(origin, ""))
@@ -159,10 +170,12 @@ def positions(session: Session, campaign: Campaign) -> list[Position]:
     """Every warband's position: public on the map (R9.8); orders stay secret. One statement."""
     if not on(campaign):
         return []
-    rows = session.exec(select(Warband.id, Warband.name, Warband.player_id, Warband.location_place_id)
-                        .where(Warband.campaign_id == campaign.id).order_by(Warband.id)).all()
+    rows = session.exec(
+        select(Warband.id, Warband.name, Warband.player_id, Warband.location_place_id)
+        .where(Warband.campaign_id == campaign.id)
+        .order_by(Warband.id)
+    ).all()
     return [Position(*row) for row in rows]
-
 
 
 def away_models(session: Session, campaign: Campaign, player_id: int) -> dict[int, str]:
@@ -170,20 +183,20 @@ def away_models(session: Session, campaign: Campaign, player_id: int) -> dict[in
     if not on(campaign):
         return {}
     hideouts = set(hideouts_of(session, player_id))
-    rows = session.exec(select(WarbandMember.model_id, Warband.name, Warband.location_place_id)
-                        .join(Warband, Warband.id == WarbandMember.warband_id).where(Warband.player_id == player_id)).all()
+    rows = session.exec(
+        select(WarbandMember.model_id, Warband.name, Warband.location_place_id)
+        .join(Warband, Warband.id == WarbandMember.warband_id)
+        .where(Warband.player_id == player_id)
+    ).all()
     return {model_id: name for model_id, name, place_id in rows if place_id not in hideouts}
 
 
-companies.add_away_models_source(away_models)
-
-
-def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
+def guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
     """A warband standing at a place would be scattered by its removal: the GM moves it first."""
-    standing = session.exec(select(Warband.name, Warband.location_place_id).where(
-        Warband.campaign_id == campaign.id, Warband.location_place_id.in_(list(places)))).first()
+    standing = session.exec(
+        select(Warband.name, Warband.location_place_id).where(
+            Warband.campaign_id == campaign.id, Warband.location_place_id.in_(list(places))
+        )
+    ).first()
     if standing is not None:
         raise DomainError("place_has_warbands", place=places[standing[1]].name, warband=standing[0])
-
-
-maps.add_delete_guard(_guard_place_delete)

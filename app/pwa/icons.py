@@ -5,19 +5,21 @@ a rust square). Run once after changing the design, and commit the PNGs:
 
 No SVG renderer is in the stack, so the flag is drawn again with Pillow on the favicon's
 64-unit grid, four times oversized and scaled down for smooth edges."""
+
 from __future__ import annotations
 
 from PIL import Image, ImageDraw
 
-from app.core.settings import ROOT
+from app.core.settings import PACKAGE
 
 RUST, PALE = (0x8B, 0x3A, 0x12, 255), (0xF6, 0xF3, 0xEE, 255)
-ICONS = ROOT / "static" / "icons"
+ICONS = PACKAGE / "static" / "icons"
 SUPERSAMPLE = 4
 
 
 def _flag(draw: ImageDraw.ImageDraw, scale: float, dx: float, dy: float) -> None:
     """The pole and the swallow-tailed flag of favicon.svg, in its 64-unit coordinates."""
+
     def at(x: float, y: float) -> tuple[float, float]:
         return dx + x * scale, dy + y * scale
 

@@ -1,5 +1,6 @@
 """The round's flow over the API: phase changes (with the Twilight gate), Twilight and the
 GM's choices, End round. The URLs are those of API.md."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
@@ -39,16 +40,34 @@ def twilight_out(view: service.TwilightView) -> TwilightOut:
     for row in view.rows:
         o = row.outcome
         kind = "gm_choice" if o.needs_gm_choice else ("taken" if row.changes_hands else "kept")
-        places.append(TwilightRowOut(
-            place_id=row.place_id, outcome=kind, reason=o.reason, owner_player_id=o.owner,
-            proposed_owner_player_id=row.new_owner, needs_gm_choice=o.needs_gm_choice, candidates=list(o.candidates),
-            chosen_player_id=row.choice, battle_ids=[v.battle.id for v in row.battles],
-            arrivals=[ArrivalOut(warband_id=a.warband_id, player_id=a.player_id, event_id=a.event_id, kind=a.kind)
-                      for a in row.unopposed + row.left_out]))
-    return TwilightOut(round=campaign.round, phase=campaign.phase, final=view.final, places=places,
-                       choices_missing=[r.place_id for r in view.choices_missing],
-                       waiting_for=[MissingOut(kind=m.kind, battle_id=m.battle_id, place_id=m.place_id, player_ids=list(m.player_ids),
-                                               warband=m.warband) for m in view.missing])
+        places.append(
+            TwilightRowOut(
+                place_id=row.place_id,
+                outcome=kind,
+                reason=o.reason,
+                owner_player_id=o.owner,
+                proposed_owner_player_id=row.new_owner,
+                needs_gm_choice=o.needs_gm_choice,
+                candidates=list(o.candidates),
+                chosen_player_id=row.choice,
+                battle_ids=[v.battle.id for v in row.battles],
+                arrivals=[
+                    ArrivalOut(warband_id=a.warband_id, player_id=a.player_id, event_id=a.event_id, kind=a.kind)
+                    for a in row.unopposed + row.left_out
+                ],
+            )
+        )
+    return TwilightOut(
+        round=campaign.round,
+        phase=campaign.phase,
+        final=view.final,
+        places=places,
+        choices_missing=[r.place_id for r in view.choices_missing],
+        waiting_for=[
+            MissingOut(kind=m.kind, battle_id=m.battle_id, place_id=m.place_id, player_ids=list(m.player_ids), warband=m.warband)
+            for m in view.missing
+        ],
+    )
 
 
 @router.get("/campaigns/{cid}/twilight", response_model=TwilightOut, tags=["rounds"])

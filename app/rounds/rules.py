@@ -1,12 +1,12 @@
 """The end of a round as pure rules: who takes each place in Twilight (R7.3-R7.5, R8.10),
 what the Twilight gate waits for (R7.2), and the income paid at End round (R7.6)."""
+
 from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from app.battles.rules import Group
-
 
 # Which groups (a guild, a mission alliance) a player belongs to at an event (None: a place
 # without events); the battle plan's groups (battles.service.groups), or made-up ones in tests.
@@ -45,7 +45,12 @@ class PlaceRound:
 
 # Outcome reasons, each with what it means for the place (pages say them in words).
 SOLE_WINNER, GUILD, ALLIANCE, WINNERS_CHOICE = "sole_winner", "guild", "alliance", "winners_choice"
-UNOPPOSED, UNOPPOSED_GUILD, UNOPPOSED_ALLIANCE, UNOPPOSED_CHOICE = "unopposed", "unopposed_guild", "unopposed_alliance", "unopposed_choice"
+UNOPPOSED, UNOPPOSED_GUILD, UNOPPOSED_ALLIANCE, UNOPPOSED_CHOICE = (
+    "unopposed",
+    "unopposed_guild",
+    "unopposed_alliance",
+    "unopposed_choice",
+)
 DRAW, UNOPPOSED_OWNED, LEFT_OUT = "draw", "unopposed_owned", "left_out"
 
 
@@ -77,8 +82,16 @@ def _common(players: list[int], groups_of: Callable[[int], list[Group]], kind: s
     return min(common, key=lambda g: g.key) if common else None
 
 
-def _decide(place: PlaceRound, players: list[int], events: dict[int, set[int | None]], allies: Affiliation,
-            sole: str, guild: str, alliance: str, choice: str) -> Outcome:
+def _decide(
+    place: PlaceRound,
+    players: list[int],
+    events: dict[int, set[int | None]],
+    allies: Affiliation,
+    sole: str,
+    guild: str,
+    alliance: str,
+    choice: str,
+) -> Outcome:
     """One player takes the place; players all of one guild give it to the founder, all of
     one mission alliance to the initiator (R7.3, R8.10); otherwise the GM chooses."""
     if len(players) == 1:
@@ -153,6 +166,9 @@ def income(players: list[int], round_income: int, places: list[tuple[int, int | 
     """Every player gets the round income; every owner the income of each place they own
     (`places`: (place_id, owner, income) after the captures). Nothing is paid as zero."""
     payments = [Payment(p, round_income, "income") for p in players if round_income > 0]
-    payments += [Payment(owner, amount, "place_income", place_id) for place_id, owner, amount in sorted(places)
-                 if owner is not None and amount > 0 and owner in players]
+    payments += [
+        Payment(owner, amount, "place_income", place_id)
+        for place_id, owner, amount in sorted(places)
+        if owner is not None and amount > 0 and owner in players
+    ]
     return payments

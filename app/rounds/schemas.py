@@ -1,4 +1,5 @@
 """API shapes of Twilight (API.md "twilight row", extended) and End round."""
+
 from __future__ import annotations
 
 from typing import Literal
@@ -7,8 +8,19 @@ from pydantic import BaseModel, ConfigDict
 
 from app.core.types import Id
 
-Reason = Literal["sole_winner", "guild", "alliance", "winners_choice", "unopposed", "unopposed_guild", "unopposed_alliance",
-                 "unopposed_choice", "draw", "unopposed_owned", "left_out"]
+Reason = Literal[
+    "sole_winner",
+    "guild",
+    "alliance",
+    "winners_choice",
+    "unopposed",
+    "unopposed_guild",
+    "unopposed_alliance",
+    "unopposed_choice",
+    "draw",
+    "unopposed_owned",
+    "left_out",
+]
 
 
 class ArrivalOut(BaseModel):

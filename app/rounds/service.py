@@ -1,18 +1,20 @@
-"""The round's flow (R2.1-R2.3, R7.2-R7.6): phase changes with the battles' announcement,
-the Twilight gate, Twilight's outcomes and the GM's choices, and End round. This layer sits
-above campaigns, battles, settlement and gold; later issues (guilds, alliances, movement,
-live updates) hook into it through the lists below instead of being imported by it."""
+"""The round's flow (R2.1-R2.3, R7.2-R7.6): phase changes with the battles' announcement, the
+Twilight gate (gate.py), Twilight's outcomes and the GM's choices, and End round. This layer
+sits above the domains it drives; what each step asks of guilds, alliances, movement and the
+season, and in which order, is written in rounds/steps.py."""
+
 from __future__ import annotations
 
-from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.audit import service as audit
 from app.battles import service as battles
 from app.battles.models import Arrival
-from app.campaigns import rules as campaign_rules, service as campaigns
+from app.campaigns import rules as campaign_rules
+from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
 from app.catalog.catalog import Catalog
 from app.chronicle import service as chronicle
@@ -22,89 +24,13 @@ from app.gold import service as gold
 from app.live import service as live
 from app.maps import service as maps
 from app.maps.models import Hideout, Place
-from app.movement import service as movement
-from app.rounds import rules
+from app.rounds import rules, steps
+from app.rounds.gate import check_twilight_gate
+from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the season's reminders ask
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
-from app.warbands.models import Warband
 from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, viewer_for, visible_ransoms
-
-# Hooks for later issues: each is called inside the same transaction.
-# After a phase change: (session, campaign, previous phase) — live updates, movement.
-PHASE_HOOKS: list[Callable[[Session, Campaign, str | None], None]] = []
-# When Battles begins, before the battles are announced: (session, campaign) — guilds keep
-# who stood with whom for the round (R6.2, R7.3).
-BEFORE_BATTLES: list[Callable[[Session, Campaign], None]] = []
-# During End round, after place income and before the next round opens: (session, campaign)
-# — guild income (R8.5), mission alliances lapsing (R8.8), warbands moving (R9.8).
-END_ROUND_STEPS: list[Callable[[Session, Campaign], None]] = []
-
-
-def add_phase_hook(hook) -> None:
-    if hook not in PHASE_HOOKS:
-        PHASE_HOOKS.append(hook)
-
-
-def add_before_battles(hook) -> None:
-    if hook not in BEFORE_BATTLES:
-        BEFORE_BATTLES.append(hook)
-
-
-def add_end_round_step(step) -> None:
-    if step not in END_ROUND_STEPS:
-        END_ROUND_STEPS.append(step)
-
-
-# --- the Twilight gate (R7.2) -----------------------------------------------------------
-
-
-def missing_for_twilight(session: Session, campaign: Campaign) -> list[rules.Missing]:
-    """Every battle of the round confirmed or resolved, every settlement closed."""
-    views = battles.battles_of(session, campaign)
-    missing = []
-    for v in views:
-        if v.battle.status not in settlement.DECIDED:
-            if v.battle.status == "disputed":
-                who: tuple[int, ...] = ()  # the GM decides
-            elif v.battle.status == "reported":
-                others = tuple(p for p in v.participants if p != v.battle.reported_by_player_id)
-                who = tuple(p for p in others if p not in v.confirmations) or others
-            else:
-                who = tuple(v.participants)
-            missing.append(rules.Missing("result", v.battle.id, v.battle.place_id, who))
-    for p in settlement.pending(session, campaign, views):
-        missing.append(rules.Missing("settlement", p.battle_id, p.place_id, (p.player_id,), p.warband))
-    return missing
-
-
-def _missing_params(session: Session, campaign: Campaign, missing: list[rules.Missing]) -> tuple[dict, list[dict]]:
-    """What the refusal names: the places and players Twilight waits for."""
-    names = {p.player_id: p.nickname for p in campaigns.players(session, campaign.id)}
-    labels = maps.labels(session, campaign.id)
-    results, disputes, settlements, details = [], [], [], []
-    for m in missing:
-        who = ", ".join(names.get(p, "?") for p in m.player_ids)
-        place = labels.get(m.place_id, "")
-        if m.kind == "result" and not m.player_ids:
-            disputes.append(place)
-        elif m.kind == "result":
-            results.append(f"{place} ({who})")
-        else:
-            settlements.append(f"{who} ({m.warband}, {place})")
-        details.append({"code": "twilight_waits_for_result" if m.kind == "result" else "twilight_waits_for_settlement",
-                        "battle_id": m.battle_id, "place_id": m.place_id, "place": place, "player_ids": list(m.player_ids),
-                        "nicknames": [names.get(p, "?") for p in m.player_ids], "warband": m.warband})
-    params = {"results": "; ".join(results) or "—", "disputes": "; ".join(disputes) or "—",
-              "settlements": "; ".join(settlements) or "—"}
-    return params, details
-
-
-def check_twilight_gate(session: Session, campaign: Campaign) -> None:
-    missing = missing_for_twilight(session, campaign)
-    if missing:
-        params, details = _missing_params(session, campaign, missing)
-        raise DomainError("twilight_gate", details=details, **params)
-
+from app.warbands.models import Warband
 
 # --- phases -----------------------------------------------------------------------------------
 
@@ -120,14 +46,15 @@ def set_phase(session: Session, *, actor: User, campaign_id: int, phase: str, ca
     if phase == "twilight":
         check_twilight_gate(session, campaign)
     previous = campaigns.move_phase(session, campaign=campaign, phase=phase)
+    audit.record(
+        session, campaign, actor, "phase_changed", f"round:{campaign.round}", before={"phase": previous}, after={"phase": phase}
+    )
     live.publish(session, campaign.id, "phase", actor_user_id=actor.id, step="phase", phase=phase, round=campaign.round)
     if phase == "battles":
-        for hook in BEFORE_BATTLES:
-            hook(session, campaign)
-        battles.announce(session, campaign=campaign, catalog=catalog)
+        steps.before_battles(session, campaign)
+        battles.announce(session, campaign=campaign, catalog=catalog, groups=steps.battle_groups(session, campaign))
         live.publish(session, campaign.id, "battles", actor_user_id=actor.id, round=campaign.round)
-    for hook in PHASE_HOOKS:
-        hook(session, campaign, previous)
+    steps.phase_moved(session, campaign, previous)
     if phase == "twilight":
         # R7.3, R7.5: the GM hears how many places wait for a choice.
         count = len([r for r in twilight_rows(session, campaign) if r.missing_choice])
@@ -171,25 +98,43 @@ def twilight_rows(session: Session, campaign: Campaign, views: list[battles.Batt
     if not place_ids:
         return []
     owners = dict(session.exec(select(Place.id, Place.owner_player_id).where(Place.id.in_(place_ids))).all())
-    choices = dict(session.exec(select(TwilightChoice.place_id, TwilightChoice.player_id).where(
-        TwilightChoice.campaign_id == campaign.id, TwilightChoice.round == campaign.round)).all())
-    allies = battles.groups(session, campaign)
+    choices = dict(
+        session.exec(
+            select(TwilightChoice.place_id, TwilightChoice.player_id).where(
+                TwilightChoice.campaign_id == campaign.id, TwilightChoice.round == campaign.round
+            )
+        ).all()
+    )
+    allies = steps.battle_groups(session, campaign)
     by_place: dict[int, TwilightRow] = {}
     for place_id in place_ids:
         here = [v for v in views if v.battle.place_id == place_id]
         came = [a for a in arrivals if a.place_id == place_id]
         data = rules.PlaceRound(
-            place_id, owners.get(place_id),
-            battles=[rules.Fought(v.battle.event_id, tuple(v.participants), tuple(v.battle.winners))
-                     for v in here if v.battle.status in settlement.DECIDED],
+            place_id,
+            owners.get(place_id),
+            battles=[
+                rules.Fought(v.battle.event_id, tuple(v.participants), tuple(v.battle.winners))
+                for v in here
+                if v.battle.status in settlement.DECIDED
+            ],
             unopposed=[rules.Came(a.player_id, a.event_id) for a in came if a.kind == "unopposed"],
-            left_out=[rules.Came(a.player_id, a.event_id) for a in came if a.kind == "left_out"])
+            left_out=[rules.Came(a.player_id, a.event_id) for a in came if a.kind == "left_out"],
+        )
         # Undecided battles (before the gate) count as fought, without winners yet.
-        data.battles += [rules.Fought(v.battle.event_id, tuple(v.participants), ()) for v in here if v.battle.status not in settlement.DECIDED]
+        data.battles += [
+            rules.Fought(v.battle.event_id, tuple(v.participants), ()) for v in here if v.battle.status not in settlement.DECIDED
+        ]
         outcome = rules.outcome(data, allies)
         choice = choices.get(place_id)
-        by_place[place_id] = TwilightRow(place_id, outcome, choice if outcome.needs_gm_choice else None, here,
-                                         [a for a in came if a.kind == "unopposed"], [a for a in came if a.kind == "left_out"])
+        by_place[place_id] = TwilightRow(
+            place_id,
+            outcome,
+            choice if outcome.needs_gm_choice else None,
+            here,
+            [a for a in came if a.kind == "unopposed"],
+            [a for a in came if a.kind == "left_out"],
+        )
     return [by_place[p] for p in place_ids]
 
 
@@ -235,8 +180,11 @@ def choose(session: Session, *, actor: User, campaign_id: int, place_id: int, pl
         raise DomainError("twilight_no_choice", place=place.name)
     if player_id not in row.outcome.candidates:
         raise DomainError("twilight_candidate", place=place.name)
-    found = session.exec(select(TwilightChoice).where(TwilightChoice.campaign_id == campaign.id, TwilightChoice.round == campaign.round,
-                                                      TwilightChoice.place_id == place_id)).first()
+    found = session.exec(
+        select(TwilightChoice).where(
+            TwilightChoice.campaign_id == campaign.id, TwilightChoice.round == campaign.round, TwilightChoice.place_id == place_id
+        )
+    ).first()
     if found is None:
         found = TwilightChoice(campaign_id=campaign.id, round=campaign.round, place_id=place_id, player_id=player_id)
     found.player_id = player_id
@@ -289,12 +237,54 @@ def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -
     campaign = viewer.campaign
     move = campaign_rules.check_end_round(campaign.status, campaign.phase, campaign.round, round_)
     rows = twilight_rows(session, campaign)
+    _require_choices(session, campaign, rows)
+    steps.end_round_begins(session, campaign)
+    captures, places = _captures(session, campaign, rows)
+    player_ids = list(session.exec(select(Player.id).where(Player.campaign_id == campaign.id).order_by(Player.id)).all())
+    payments = rules.income(player_ids, campaign.round_income, [(p.id, p.owner_player_id, p.income) for p in places.values()])
+    for pay in payments:
+        note = places[pay.place_id].name if pay.place_id else ""
+        gold.credit(session, campaign=campaign, player_id=pay.player_id, amount=pay.amount, kind=pay.kind, note=note)
+    steps.end_round(session, campaign)
+    events.expire_events(session, campaign=campaign, next_round=move.round)
+    settlement.lapse_ransoms(session, campaign=campaign)
+    settlement.rest_over(session, campaign=campaign, ended_round=campaign.round)
+    # Orders belong to their round: with the next round they no longer hold any warband.
+    ended = campaigns.open_next_round(session, campaign=campaign, move=move)
+    audit.record(
+        session, campaign, actor, "round_ended", f"round:{ended}", after={"captures": len(captures), "next_round": campaign.round}
+    )
+    live.publish(
+        session,
+        campaign.id,
+        "phase",
+        actor_user_id=actor.id,
+        step="round_ended",
+        phase=campaign.phase,
+        round=campaign.round,
+        ended=ended,
+    )
+    return RoundEnd(campaign, ended, captures, payments)
+
+
+def _require_choices(session: Session, campaign: Campaign, rows: list[TwilightRow]) -> None:
+    """R7.3: the round does not end while a place's taker waits for the GM's choice."""
     undecided = [r for r in rows if r.missing_choice]
     if undecided:
         labels = maps.labels(session, campaign.id)
-        raise DomainError("twilight_choice_missing", places=", ".join(labels.get(r.place_id, "") for r in undecided),
-                          details=[{"code": "twilight_choice_missing", "place_id": r.place_id,
-                                    "candidates": list(r.outcome.candidates)} for r in undecided])
+        raise DomainError(
+            "twilight_choice_missing",
+            places=", ".join(labels.get(r.place_id, "") for r in undecided),
+            details=[
+                {"code": "twilight_choice_missing", "place_id": r.place_id, "candidates": list(r.outcome.candidates)}
+                for r in undecided
+            ],
+        )
+
+
+def _captures(session: Session, campaign: Campaign, rows: list[TwilightRow]) -> tuple[list[Capture], dict[int, Place]]:
+    """R7.3, R7.4: the places that change hands, told in the chronicle; answers them with the
+    campaign's places, locked, which the income reads next (a place taken pays its new owner)."""
     names = {p.player_id: p.nickname for p in campaigns.players(session, campaign.id)}
     places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id).with_for_update()).all()}
     hideouts = {h.place_id: h for h in session.exec(select(Hideout).where(Hideout.campaign_id == campaign.id)).all()}
@@ -308,26 +298,18 @@ def end_round(session: Session, *, actor: User, campaign_id: int, round_: int) -
         if c.previous is None:
             chronicle.record(session, campaign, "place_taken", player=names.get(c.player_id, "?"), place=c.place)
         else:
-            chronicle.record(session, campaign, "place_taken_from", player=names.get(c.player_id, "?"), place=c.place,
-                             previous=names.get(c.previous, "?"))
+            chronicle.record(
+                session,
+                campaign,
+                "place_taken_from",
+                player=names.get(c.player_id, "?"),
+                place=c.place,
+                previous=names.get(c.previous, "?"),
+            )
     if not captures:
         chronicle.record(session, campaign, "round_no_captures", round=campaign.round)
     session.flush()
-    player_ids = list(session.exec(select(Player.id).where(Player.campaign_id == campaign.id).order_by(Player.id)).all())
-    payments = rules.income(player_ids, campaign.round_income, [(p.id, p.owner_player_id, p.income) for p in places.values()])
-    for pay in payments:
-        note = places[pay.place_id].name if pay.place_id else ""
-        gold.credit(session, campaign=campaign, player_id=pay.player_id, amount=pay.amount, kind=pay.kind, note=note)
-    for step in END_ROUND_STEPS:
-        step(session, campaign)
-    events.expire_events(session, campaign=campaign, next_round=move.round)
-    settlement.lapse_ransoms(session, campaign=campaign)
-    settlement.rest_over(session, campaign=campaign, ended_round=campaign.round)
-    # Orders belong to their round: with the next round they no longer hold any warband.
-    ended = campaigns.open_next_round(session, campaign=campaign, move=move)
-    live.publish(session, campaign.id, "phase", actor_user_id=actor.id, step="round_ended", phase=campaign.phase,
-                 round=campaign.round, ended=ended)
-    return RoundEnd(campaign, ended, captures, payments)
+    return captures, places
 
 
 # --- what each viewer should do about the round (the dashboard) --------------------------------
@@ -350,12 +332,16 @@ def todo(session: Session, viewer: Viewer) -> RoundTodo:
     me = viewer.player.id if viewer.player else None
     # A player's to-do list needs only the battles they fight (issue 17: not every battle of a
     # big round with its rosters); the GM's needs all (disputes, everybody's settlements).
-    views = battles.battles_of(session, campaign, player_id=None if viewer.is_gm else (me if me is not None else -1), rosters=False)
+    views = battles.battles_of(
+        session, campaign, player_id=None if viewer.is_gm else (me if me is not None else -1), rosters=False
+    )
     result.battles = battles.waiting_for(views, me, viewer.is_gm, campaign.phase)
     if campaign.phase == "settlement":
         result.settle = settlement.pending(session, campaign, views, None if viewer.is_gm else (me if me is not None else -1))
     if campaign.phase in ("settlement", "twilight") and (viewer.player is not None or viewer.is_gm):
-        result.ransoms = [r for r in visible_ransoms(session, viewer) if r.round == campaign.round and r.status in ("awaiting", "offered")]
+        result.ransoms = [
+            r for r in visible_ransoms(session, viewer) if r.round == campaign.round and r.status in ("awaiting", "offered")
+        ]
     if campaign.phase == "twilight" and viewer.is_gm:
         result.choices = len([r for r in twilight_rows(session, campaign, views) if r.missing_choice])
     return result
@@ -365,8 +351,3 @@ def warband_names(session: Session, warband_ids: list[int]) -> dict[int, str]:
     """Warband id -> name in one statement (arrivals name their warbands)."""
     ids = sorted(set(warband_ids))
     return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
-
-
-# Warbands move on after the captures, so that a beaten defender falls back to a hideout its
-# player still holds (R9.8).
-add_end_round_step(movement.end_round)

@@ -1,4 +1,5 @@
 """This domain's `hideout` subcommands."""
+
 from __future__ import annotations
 
 
@@ -15,8 +16,10 @@ def cmd_tick(_args) -> int:
         report = scheduler.tick(engine, settings, CatalogStore(settings.var_dir / "catalog").get)
     finally:
         engine.dispose()
-    print(f"Advanced: {len(report.advanced)}; waiting: {len(report.waiting)}; deadlines near: {len(report.near)}; "
-          f"digests sent: {report.digests}.")
+    print(
+        f"Advanced: {len(report.advanced)}; waiting: {len(report.waiting)}; deadlines near: {len(report.near)}; "
+        f"digests sent: {report.digests}."
+    )
     return 0
 
 

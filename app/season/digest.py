@@ -3,6 +3,7 @@ language of what waits for them in their campaigns — their own things only (re
 Off while the server has no SMTP host. The day is claimed in the database before the e-mail
 is built (a conditional UPDATE: one process wins it), so at most one goes out per user and
 day; a failed delivery is logged and not retried that day."""
+
 from __future__ import annotations
 
 import smtplib
@@ -17,11 +18,11 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.terms import campaign_words
+from app.core import formats
 from app.core.db import unit_of_work
-from app.core.errors import DomainError
 from app.core.i18n import DEFAULT_LOCALE, translations
 from app.core.templating import env
-from app.season import reminders, rules
+from app.season import optin, reminders, rules
 from app.season.models import DigestSubscription
 
 log = structlog.get_logger()
@@ -35,73 +36,111 @@ def subscription(session: Session, user_id: int) -> DigestSubscription | None:
     return session.get(DigestSubscription, user_id)
 
 
-def set_subscription(session: Session, *, user: User, email: str, enabled: bool) -> DigestSubscription:
-    """The Account page's opt-in (off by default). An address is needed to switch it on."""
-    email = email.strip()
-    if email:
-        email = rules.check_email(email)
-    elif enabled:
-        raise DomainError("digest_needs_email")
-    row = subscription(session, user.id) or DigestSubscription(user_id=user.id)
-    row.email, row.enabled = email, enabled
-    session.add(row)
-    session.flush()
-    return row
+def receives(row: DigestSubscription | None) -> bool:
+    """Only a confirmed address gets digests (issue 28: double opt-in)."""
+    return row is not None and row.enabled and bool(row.email) and row.confirmed_at is not None
 
 
 def _claim(engine: Engine, user_id: int, now: datetime) -> bool:
     today = now.date()
     with unit_of_work(engine, write=True) as session:
-        statement = (update(DigestSubscription)
-                     .where(DigestSubscription.user_id == user_id, DigestSubscription.enabled.is_(True),
-                            or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today))
-                     .values(last_run_on=today).execution_options(synchronize_session=False))
+        statement = (
+            update(DigestSubscription)
+            .where(
+                DigestSubscription.user_id == user_id,
+                DigestSubscription.enabled.is_(True),
+                DigestSubscription.confirmed_at.is_not(None),
+                or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today),
+            )
+            .values(last_run_on=today)
+            .execution_options(synchronize_session=False)
+        )
         return session.execute(statement).rowcount == 1
 
 
+def _moment_in(user: User):
+    """Says an ISO moment as the reader reads it: their language and time zone (issue 34)."""
+    locale = user.locale or DEFAULT_LOCALE
+
+    def say(iso: str) -> str:
+        return f"{formats.when(datetime.fromisoformat(iso), locale, user.time_zone)} {formats.zone_label(user.time_zone)}"
+
+    return say
+
+
 def compose(session: Session, user: User, settings, now: datetime) -> EmailMessage | None:
-    """The user's digest, or None when nothing waits (no e-mail about nothing)."""
+    """The user's digest, or None when nothing waits (no e-mail about nothing). What users
+    named (campaigns, nicknames) is defanged: a plain-text mail must not show a stranger's
+    campaign name as a link."""
     row = subscription(session, user.id)
-    if row is None or not row.email:
+    if not receives(row):
         return None
     catalog = translations(user.locale or DEFAULT_LOCALE)
     found = reminders.for_user(session, user, catalog.gettext)
     if not found:
         return None
     base = settings.public_url.rstrip("/")
-    lines = [(c.campaign, [(reminders.line(r, catalog.gettext, catalog.ngettext, campaign_words(c.campaign, catalog.gettext)),
-                            f"{base}{r.link}" if base else "") for r in c.reminders]) for c in found]
+    lines = [
+        (
+            rules.defang(c.campaign.name),
+            [
+                (
+                    rules.defang(
+                        reminders.line(
+                            r, catalog.gettext, catalog.ngettext, campaign_words(c.campaign, catalog.gettext), _moment_in(user)
+                        )
+                    ),
+                    f"{base}{r.link}" if base else "",
+                )
+                for r in c.reminders
+            ],
+        )
+        for c in found
+    ]
     count = sum(len(c.reminders) for c in found)
+    unsubscribe = optin.unsubscribe_url(base, settings.resolved_secret_key(), user.id, row.email) if base else ""
     body = env.get_template("season/digest_email.html").render(
-        translations=catalog, user=user, campaigns=lines, account=f"{base}/account" if base else "")
+        translations=catalog,
+        nickname=rules.defang(user.nickname),
+        campaigns=lines,
+        account=f"{base}/account" if base else "",
+        unsubscribe=unsubscribe,
+    )
     message = EmailMessage()
-    message["Subject"] = catalog.ngettext("Hideout: %(num)d thing waits for you", "Hideout: %(num)d things wait for you",
-                                          count) % {"num": count}
+    message["Subject"] = catalog.ngettext(
+        "Hideout: %(num)d thing waits for you", "Hideout: %(num)d things wait for you", count
+    ) % {"num": count}
     message["From"] = settings.smtp_from or f"hideout@{settings.smtp_host}"
     message["To"] = row.email
     message["Date"] = formatdate(now.timestamp(), usegmt=True)
     message["Message-ID"] = make_msgid(domain="hideout")
+    message["Auto-Submitted"] = "auto-generated"
+    if unsubscribe:
+        optin.add_unsubscribe(message, unsubscribe)
     message.set_content(body)
     message["Content-Language"] = user.locale or DEFAULT_LOCALE  # after: set_content drops Content-* headers
     return message
 
 
 def deliver(settings, message: EmailMessage) -> None:
-    with smtplib.SMTP(settings.smtp_host, settings.smtp_port, timeout=settings.smtp_timeout_seconds) as smtp:
-        if settings.smtp_starttls:
-            smtp.starttls()
-        if settings.smtp_user:
-            smtp.login(settings.smtp_user, settings.smtp_password)
-        smtp.send_message(message)
+    optin.deliver(settings, message)
 
 
 def _due_users(engine: Engine, today) -> list[int]:
     """Who has opted in and has not had today's digest: a read, without locks."""
     with Session(engine) as session:
-        return list(session.exec(select(DigestSubscription.user_id).where(
-            DigestSubscription.enabled.is_(True), DigestSubscription.email != "",
-            or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today))
-            .order_by(DigestSubscription.user_id)).all())
+        return list(
+            session.exec(
+                select(DigestSubscription.user_id)
+                .where(
+                    DigestSubscription.enabled.is_(True),
+                    DigestSubscription.email != "",
+                    DigestSubscription.confirmed_at.is_not(None),
+                    or_(DigestSubscription.last_run_on.is_(None), DigestSubscription.last_run_on < today),
+                )
+                .order_by(DigestSubscription.user_id)
+            ).all()
+        )
 
 
 def send_due(engine: Engine, settings, now: datetime) -> int:
@@ -123,7 +162,11 @@ def send_due(engine: Engine, settings, now: datetime) -> int:
             log.warning("digest_not_sent", user_id=user_id, error=str(exc))
             continue
         with unit_of_work(engine, write=True) as session:
-            session.execute(update(DigestSubscription).where(DigestSubscription.user_id == user_id)
-                            .values(last_sent_at=now).execution_options(synchronize_session=False))
+            session.execute(
+                update(DigestSubscription)
+                .where(DigestSubscription.user_id == user_id)
+                .values(last_sent_at=now)
+                .execution_options(synchronize_session=False)
+            )
         sent += 1
     return sent

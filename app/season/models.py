@@ -1,4 +1,5 @@
 """Tables of this domain (imported by app/models.py for Alembic and the tests)."""
+
 from __future__ import annotations
 
 from datetime import date, datetime
@@ -46,3 +47,20 @@ class DigestSubscription(SQLModel, table=True):
     # out per day whatever the number of processes; and when one last went out.
     last_run_on: date | None = None
     last_sent_at: datetime | None = None
+    # Double opt-in (issue 28): `email` receives digests only once confirmed, by the link
+    # mailed to it; the link's token is kept as its SHA-256 only, with when it was sent.
+    confirmed_at: datetime | None = None
+    token_hash: str | None = Field(default=None, max_length=64)
+    token_sent_at: datetime | None = None
+
+
+class DigestConfirmationMail(SQLModel, table=True):
+    """Each confirmation mail sent: at most a few an hour per user and per address, so that
+    the form cannot be used to mail-bomb someone (issue 28)."""
+
+    __tablename__ = "digest_confirmation_mail"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True, ondelete="CASCADE")
+    # Lower-cased: one mailbox however its address is typed.
+    address: str = Field(max_length=254, index=True)
+    sent_at: datetime = Field(default_factory=utcnow, index=True)

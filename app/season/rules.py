@@ -1,8 +1,10 @@
 """The season's timing, pure (issue 19): what a deadline may be, what the auto-advance does at
 it, when the "deadline near" note and the day's digest are due. Every function takes the time
 as `now`, so tests inject the clock and never sleep."""
+
 from __future__ import annotations
 
+import re
 from datetime import UTC, date, datetime, timedelta
 
 from app.campaigns.rules import next_phase
@@ -65,6 +67,35 @@ def check_email(address: str) -> str:
     """Enough to catch a typo (one @, a dot in the domain, no spaces); the mail server says the rest."""
     address = address.strip()
     local, _, domain = address.rpartition("@")
-    if not local or "." not in domain.strip(".") or any(c.isspace() or c in "<>,;\"" for c in address) or len(address) > 254:
+    if not local or "." not in domain.strip(".") or any(c.isspace() or c in '<>,;"' for c in address) or len(address) > 254:
         raise DomainError("email_invalid")
     return address
+
+
+# --- the digest's double opt-in (issue 28) -------------------------------------------------------
+
+CONFIRM_HOURS = 48
+# Confirmation mails an hour, for one user and for one address (whoever asks).
+MAILS_PER_HOUR = 3
+_DOTS = re.compile(r"(?<=\w)[.\u3002\uff0e\uff61](?=\w)")
+_AT = re.compile(r"(?<=\w)@(?=\w)")
+
+
+def defang(text: str) -> str:
+    """Words a user chose (a campaign's name, a nickname) as a plain-text mail shows them:
+    never a link a mail program would draw — "evil.example" becomes "evil[.]example",
+    "https://" becomes "https[:]//", "a@b.c" becomes "a[@]b[.]c"."""
+    return _AT.sub("[@]", _DOTS.sub("[.]", text.replace("://", "[:]//")))
+
+
+def may_send_confirmation(sent_by_user: int, sent_to_address: int) -> bool:
+    """Within the hour's allowance for the user and for the address."""
+    return sent_by_user < MAILS_PER_HOUR and sent_to_address < MAILS_PER_HOUR
+
+
+def confirmation_live(sent_at: datetime | None, now: datetime) -> bool:
+    return sent_at is not None and utc(sent_at) <= now < utc(sent_at) + timedelta(hours=CONFIRM_HOURS)
+
+
+def same_address(a: str, b: str) -> bool:
+    return a.strip().lower() == b.strip().lower()

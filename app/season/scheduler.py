@@ -4,6 +4,7 @@ digests go out. One pass is `tick`; the server runs it every few seconds in each
 `hideout tick` runs it from cron. Any number of them may run at once: the database decides
 who acts, by a conditional UPDATE that only one transaction can match, in the transaction
 that makes the change."""
+
 from __future__ import annotations
 
 import asyncio
@@ -12,16 +13,15 @@ from dataclasses import dataclass, field
 from datetime import datetime, timedelta
 
 import structlog
-from sqlalchemy.exc import OperationalError
-from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlalchemy import and_, or_, update
 from sqlalchemy.engine import Engine
+from sqlalchemy.exc import OperationalError
+from sqlalchemy.exc import TimeoutError as SQLAlchemyTimeoutError
 from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign
 from app.chronicle import service as chronicle
-from app.core import background
 from app.core.db import unit_of_work, utcnow
 from app.core.errors import DomainError
 from app.rounds import service as rounds
@@ -55,13 +55,26 @@ def due(engine: Engine, now: datetime, near_minutes: int) -> list[Due]:
     soon = now + timedelta(minutes=near_minutes)
     with Session(engine) as session:
         rows = session.exec(
-            select(PhaseDeadline.id, PhaseDeadline.campaign_id, PhaseDeadline.version, PhaseDeadline.ends_at,
-                   PhaseDeadline.auto_advance, PhaseDeadline.near_noted_at)
+            select(
+                PhaseDeadline.id,
+                PhaseDeadline.campaign_id,
+                PhaseDeadline.version,
+                PhaseDeadline.ends_at,
+                PhaseDeadline.auto_advance,
+                PhaseDeadline.near_noted_at,
+            )
             .join(Campaign, Campaign.id == PhaseDeadline.campaign_id)
-            .where(Campaign.status == "running", PhaseDeadline.round == Campaign.round, PhaseDeadline.phase == Campaign.phase,
-                   or_(and_(PhaseDeadline.auto_advance.is_(True), PhaseDeadline.ends_at <= now),
-                       and_(PhaseDeadline.near_noted_at.is_(None), PhaseDeadline.ends_at > now, PhaseDeadline.ends_at <= soon)))
-            .order_by(PhaseDeadline.ends_at, PhaseDeadline.id)).all()
+            .where(
+                Campaign.status == "running",
+                PhaseDeadline.round == Campaign.round,
+                PhaseDeadline.phase == Campaign.phase,
+                or_(
+                    and_(PhaseDeadline.auto_advance.is_(True), PhaseDeadline.ends_at <= now),
+                    and_(PhaseDeadline.near_noted_at.is_(None), PhaseDeadline.ends_at > now, PhaseDeadline.ends_at <= soon),
+                ),
+            )
+            .order_by(PhaseDeadline.ends_at, PhaseDeadline.id)
+        ).all()
     return [Due(r[0], r[1], r[2], r[3], r[4], r[5] is not None) for r in rows]
 
 
@@ -71,11 +84,19 @@ def _locked_campaign(session: Session, campaign_id: int) -> Campaign | None:
 
 
 def _claim(session: Session, d: Due, campaign: Campaign, *conditions, **values) -> bool:
-    statement = (update(PhaseDeadline)
-                 .where(PhaseDeadline.id == d.deadline_id, PhaseDeadline.campaign_id == d.campaign_id,
-                        PhaseDeadline.version == d.version, PhaseDeadline.round == campaign.round,
-                        PhaseDeadline.phase == campaign.phase, *conditions)
-                 .values(**values).execution_options(synchronize_session=False))
+    statement = (
+        update(PhaseDeadline)
+        .where(
+            PhaseDeadline.id == d.deadline_id,
+            PhaseDeadline.campaign_id == d.campaign_id,
+            PhaseDeadline.version == d.version,
+            PhaseDeadline.round == campaign.round,
+            PhaseDeadline.phase == campaign.phase,
+            *conditions,
+        )
+        .values(**values)
+        .execution_options(synchronize_session=False)
+    )
     return session.execute(statement).rowcount == 1
 
 
@@ -87,8 +108,14 @@ def advance(engine: Engine, d: Due, now: datetime, catalog: Callable) -> str:
             campaign = _locked_campaign(session, d.campaign_id)
             if campaign is None or campaign.status != "running":
                 return "taken"
-            if not _claim(session, d, campaign, PhaseDeadline.auto_advance.is_(True), PhaseDeadline.ends_at <= now,
-                          version=PhaseDeadline.version + 1):
+            if not _claim(
+                session,
+                d,
+                campaign,
+                PhaseDeadline.auto_advance.is_(True),
+                PhaseDeadline.ends_at <= now,
+                version=PhaseDeadline.version + 1,
+            ):
                 return "taken"
             gm = session.get(User, campaign.gm_user_id)
             step = rules.advance_step(campaign.phase)
@@ -114,11 +141,25 @@ def _waiting(engine: Engine, d: Due, exc: DomainError, now: datetime) -> None:
 def note_near(engine: Engine, d: Due, now: datetime, near_minutes: int) -> bool:
     with unit_of_work(engine, write=True) as session:
         campaign = _locked_campaign(session, d.campaign_id)
-        if campaign is None or not _claim(session, d, campaign, PhaseDeadline.near_noted_at.is_(None), PhaseDeadline.ends_at > now,
-                                          PhaseDeadline.ends_at <= now + timedelta(minutes=near_minutes), near_noted_at=now):
+        if campaign is None or not _claim(
+            session,
+            d,
+            campaign,
+            PhaseDeadline.near_noted_at.is_(None),
+            PhaseDeadline.ends_at > now,
+            PhaseDeadline.ends_at <= now + timedelta(minutes=near_minutes),
+            near_noted_at=now,
+        ):
             return False
-        chronicle.record(session, campaign, "deadline_near", deadline_phase=campaign.phase, ends_at=rules.iso(d.ends_at),
-                         at=rules.utc_text(d.ends_at), minutes=near_minutes)
+        chronicle.record(
+            session,
+            campaign,
+            "deadline_near",
+            deadline_phase=campaign.phase,
+            ends_at=rules.iso(d.ends_at),
+            at=rules.utc_text(d.ends_at),
+            minutes=near_minutes,
+        )
         return True
 
 
@@ -151,6 +192,3 @@ async def run(app) -> None:
         except Exception:  # a pass that failed is tried again at the next; the loop must live on
             log.exception("season_tick_failed")
         await asyncio.sleep(settings.season_tick_seconds)
-
-
-background.add_job(run)

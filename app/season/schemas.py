@@ -37,3 +37,13 @@ class DigestForm(BaseModel):
     model_config = ConfigDict(extra="forbid")
     email: str = Field(default="", max_length=254)
     enabled: bool = False
+
+
+class DigestOut(BaseModel):
+    email: str
+    enabled: bool
+    confirmed: bool  # digests go only to a confirmed address
+    confirmation_sent_at: datetime | None
+    last_sent_at: datetime | None
+    # What a PUT did: on, off, cleared, confirm_sent, confirm_pending, confirm_waits (no SMTP yet).
+    outcome: str | None = None

@@ -1,5 +1,6 @@
 """Deadlines (issue 19): the GM sets when the current phase ends, members read it, and a new
 phase clears it. The scheduler that acts at the deadline is in scheduler.py."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,11 +12,10 @@ from app.accounts.models import User
 from app.campaigns import rules as campaign_rules
 from app.campaigns.models import Campaign
 from app.chronicle import service as chronicle
-from app.live.service import publish
 from app.chronicle.texts import add_labels
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, message_for
-from app.rounds import service as rounds
+from app.live.service import publish
 from app.season import rules
 from app.season.models import PhaseDeadline
 from app.visibility import Viewer, gm_viewer, viewer_for
@@ -54,8 +54,13 @@ class DeadlineView:
     def as_dict(self, gettext) -> dict:
         """API.md `deadline`: `ends_at` null when the phase has none."""
         c, d = self.viewer.campaign, self.deadline
-        return {"round": c.round, "phase": c.phase, "ends_at": rules.iso(d.ends_at) if d else None,
-                "auto_advance": bool(d and d.auto_advance), "waiting": self.waiting_text(gettext)}
+        return {
+            "round": c.round,
+            "phase": c.phase,
+            "ends_at": rules.iso(d.ends_at) if d else None,
+            "auto_advance": bool(d and d.auto_advance),
+            "waiting": self.waiting_text(gettext),
+        }
 
 
 def waiting_message(deadline: PhaseDeadline, gettext) -> str:
@@ -69,8 +74,16 @@ def read(session: Session, *, actor: User, campaign_id: int) -> DeadlineView:
     return DeadlineView(viewer, deadline_of(session, viewer.campaign))
 
 
-def set_deadline(session: Session, *, actor: User, campaign_id: int, ends_at: datetime, auto_advance: bool,
-                 now: datetime | None = None, near_minutes: int = DEFAULT_NEAR_MINUTES) -> DeadlineView:
+def set_deadline(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    ends_at: datetime,
+    auto_advance: bool,
+    now: datetime | None = None,
+    near_minutes: int = DEFAULT_NEAR_MINUTES,
+) -> DeadlineView:
     """The GM: the current phase ends at `ends_at`; with `auto_advance`, the round then moves
     on by itself. The chronicle tells everybody (and so the club's Discord)."""
     now = now or utcnow()
@@ -80,21 +93,37 @@ def set_deadline(session: Session, *, actor: User, campaign_id: int, ends_at: da
         raise DomainError("not_running")
     ends_at = rules.check_deadline(ends_at, now)
     row = row_of(session, campaign.id)
-    same = row is not None and rules.current(row.round, row.phase, campaign.status, campaign.round, campaign.phase) \
-        and row.ends_at == ends_at and row.auto_advance == auto_advance
+    same = (
+        row is not None
+        and rules.current(row.round, row.phase, campaign.status, campaign.round, campaign.phase)
+        and row.ends_at == ends_at
+        and row.auto_advance == auto_advance
+    )
     if same:
         return DeadlineView(viewer, row)  # a double tap says nothing twice
     if row is None:
         row = PhaseDeadline(campaign_id=campaign.id, round=campaign.round, phase=campaign.phase, ends_at=ends_at)
     else:
         row.version += 1
-    row.round, row.phase, row.ends_at, row.auto_advance, row.set_by_user_id = \
-        campaign.round, campaign.phase, ends_at, auto_advance, actor.id
+    row.round, row.phase, row.ends_at, row.auto_advance, row.set_by_user_id = (
+        campaign.round,
+        campaign.phase,
+        ends_at,
+        auto_advance,
+        actor.id,
+    )
     row.near_noted_at = rules.noted_at_setting(ends_at, now, near_minutes)
     row.waiting_code, row.waiting_params, row.waiting_since = None, {}, None
     session.add(row)
-    chronicle.record(session, campaign, "deadline_set", deadline_phase=campaign.phase, ends_at=rules.iso(ends_at),
-                     at=rules.utc_text(ends_at), auto_advance=auto_advance)
+    chronicle.record(
+        session,
+        campaign,
+        "deadline_set",
+        deadline_phase=campaign.phase,
+        ends_at=rules.iso(ends_at),
+        at=rules.utc_text(ends_at),
+        auto_advance=auto_advance,
+    )
     # Open pages redraw their head (the time left) quietly.
     publish(session, campaign.id, "phase", actor_user_id=actor.id, step="deadline", round=campaign.round, phase=campaign.phase)
     session.flush()
@@ -108,8 +137,15 @@ def clear_deadline(session: Session, *, actor: User, campaign_id: int) -> bool:
     session.execute(delete(PhaseDeadline).where(PhaseDeadline.campaign_id == campaign_id))
     if current is not None:
         chronicle.record(session, viewer.campaign, "deadline_cleared", deadline_phase=current.phase)
-        publish(session, campaign_id, "phase", actor_user_id=actor.id, step="deadline", round=viewer.campaign.round,
-                phase=viewer.campaign.phase)
+        publish(
+            session,
+            campaign_id,
+            "phase",
+            actor_user_id=actor.id,
+            step="deadline",
+            round=viewer.campaign.round,
+            phase=viewer.campaign.phase,
+        )
     return current is not None
 
 
@@ -124,16 +160,7 @@ def note_waiting(deadline: PhaseDeadline, exc: DomainError, now: datetime) -> bo
     return True
 
 
-# A new phase, or a new round, clears the deadline (the GM's switch and the auto-advance alike).
-
-
-def _phase_moved(session: Session, campaign: Campaign, previous: str | None) -> None:
+def drop_deadline(session: Session, campaign: Campaign) -> None:
+    """A new phase, or a new round, clears the deadline (the GM's switch and the auto-advance
+    alike; rounds/steps.py calls it)."""
     session.execute(delete(PhaseDeadline).where(PhaseDeadline.campaign_id == campaign.id))
-
-
-def _round_ends(session: Session, campaign: Campaign) -> None:
-    session.execute(delete(PhaseDeadline).where(PhaseDeadline.campaign_id == campaign.id))
-
-
-rounds.add_phase_hook(_phase_moved)
-rounds.add_end_round_step(_round_ends)

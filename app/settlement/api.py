@@ -1,10 +1,12 @@
 """Settlement routes (API.md: settlements GET/PUT/close/roll; extended with reopen, the
 round's list and ransoms). A settlement is seen by its owner and the GM only (R11.2)."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter
 
 from app.accounts.deps import ApiUser, SessionDep
+from app.battles import service as battles
 from app.core.types import PathId, QueryRound
 from app.settlement import service
 from app.settlement.schemas import (
@@ -22,34 +24,70 @@ from app.settlement.schemas import (
     SettlementModelOut,
     SettlementOut,
 )
-from app.battles import service as battles
 
 router = APIRouter(tags=["settlement"])
 BASE = "/campaigns/{cid}/battles/{bid}/settlements/{wid}"
 
 
 def ransom_out(r, names: dict[int, str], battle_id: int | None = None) -> RansomOut:
-    return RansomOut(id=r.id, round=r.round, battle_id=battle_id, model_id=r.model_id, model_name=names.get(r.model_id, ""),
-                     owner_player_id=r.owner_player_id, captor_player_id=r.captor_player_id, price=r.price, status=r.status,
-                     decided_at=r.decided_at)
+    return RansomOut(
+        id=r.id,
+        round=r.round,
+        battle_id=battle_id,
+        model_id=r.model_id,
+        model_name=names.get(r.model_id, ""),
+        owner_player_id=r.owner_player_id,
+        captor_player_id=r.captor_player_id,
+        price=r.price,
+        status=r.status,
+        decided_at=r.decided_at,
+    )
 
 
 def settlement_out(sv: service.SettlementView) -> SettlementOut:
     steps = {k: v for k, v in sv.steps.items() if k not in ("proposal", "due")}
     names = {m.model_id: m.name for m in sv.ctx.company}
-    rolls = [RollOut(model_id=int(mid), **{k: r[k] for k in ("seed", "face", "result", "items_lost", "healer")})
-             for mid, entries in sorted(sv.rolls.items()) for r in entries]
+    rolls = [
+        RollOut(model_id=int(mid), **{k: r[k] for k in ("seed", "face", "result", "items_lost", "healer")})
+        for mid, entries in sorted(sv.rolls.items())
+        for r in entries
+    ]
     return SettlementOut(
-        battle_id=sv.battle.battle.id, warband_id=sv.warband.warband_id, player_id=sv.warband.player_id, round=sv.battle.battle.round,
-        status=sv.status, result=sv.ctx.result, steps=steps,
-        proposal=ProposalOut(experience=[ExperienceIn(model_id=m, xp=x) for m, x in sv.steps["proposal"].items()],
-                             leader_bonus=sv.ctx.settings["xp"]["leader_bonus"],
-                             due_promotions=[DueOut(model_id=m, ranks=r) for m, r in sv.steps["due"].items()]),
-        rolls=rolls, healer=sv.healer, healer_used=sv.healer_used,
-        models=[SettlementModelOut(model_id=m.id, name=m.name, types=m.types, healer=m.healer, status=m.status, xp=m.xp, rank=m.rank,
-                                   role=m.role, injuries=m.injuries) for m in (sv.models[i] for i in sv.ctx.member_ids)],
-        items=[SettlementItemOut(item_id=i.item_id, name=i.name, slot=i.slot, rarity=i.rarity, model_id=i.model_id) for i in sv.ctx.items],
-        retinue_cost=sv.retinue_cost(), ransoms=[ransom_out(r, names, sv.battle.battle.id) for r in sv.ransoms],
+        battle_id=sv.battle.battle.id,
+        warband_id=sv.warband.warband_id,
+        player_id=sv.warband.player_id,
+        round=sv.battle.battle.round,
+        status=sv.status,
+        result=sv.ctx.result,
+        steps=steps,
+        proposal=ProposalOut(
+            experience=[ExperienceIn(model_id=m, xp=x) for m, x in sv.steps["proposal"].items()],
+            leader_bonus=sv.ctx.settings["xp"]["leader_bonus"],
+            due_promotions=[DueOut(model_id=m, ranks=r) for m, r in sv.steps["due"].items()],
+        ),
+        rolls=rolls,
+        healer=sv.healer,
+        healer_used=sv.healer_used,
+        models=[
+            SettlementModelOut(
+                model_id=m.id,
+                name=m.name,
+                types=m.types,
+                healer=m.healer,
+                status=m.status,
+                xp=m.xp,
+                rank=m.rank,
+                role=m.role,
+                injuries=m.injuries,
+            )
+            for m in (sv.models[i] for i in sv.ctx.member_ids)
+        ],
+        items=[
+            SettlementItemOut(item_id=i.item_id, name=i.name, slot=i.slot, rarity=i.rarity, model_id=i.model_id)
+            for i in sv.ctx.items
+        ],
+        retinue_cost=sv.retinue_cost(),
+        ransoms=[ransom_out(r, names, sv.battle.battle.id) for r in sv.ransoms],
         problem=sv.problem.code if sv.problem is not None else None,
         closed_at=sv.settlement.closed_at if sv.settlement else None,
     )
@@ -81,8 +119,11 @@ def close_settlement(cid: PathId, bid: PathId, wid: PathId, user: ApiUser, sessi
 def roll(cid: PathId, bid: PathId, wid: PathId, body: RollIn, user: ApiUser, session: SessionDep):
     """Rolls a taken-out model's casualty result on the campaign's table (the seed is stored);
     `reroll: true` spends the Healer's one re-roll of this battle."""
-    return settlement_out(service.roll(session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid,
-                                       model_id=body.model_id, reroll=body.reroll))
+    return settlement_out(
+        service.roll(
+            session, actor=user, campaign_id=cid, battle_id=bid, warband_id=wid, model_id=body.model_id, reroll=body.reroll
+        )
+    )
 
 
 @router.post(BASE + "/reopen", response_model=SettlementOut)
@@ -99,10 +140,20 @@ def list_settlements(cid: PathId, user: ApiUser, session: SessionDep, round: int
     shown = viewer.campaign.round if round is None else round
     views = battles.battles_of(session, viewer.campaign, shown)
     pending = service.pending_seen_by(session, viewer, views)
-    return SettlementListOut(round=shown, closed=[{"battle_id": s.battle_id, "warband_id": s.warband_id, "player_id": s.player_id,
-                                                   "closed_at": s.closed_at.isoformat() if s.closed_at else None}
-                                                  for s in rows if s.status == "closed"],
-                             pending=[PendingOut(**p.__dict__) for p in pending])
+    return SettlementListOut(
+        round=shown,
+        closed=[
+            {
+                "battle_id": s.battle_id,
+                "warband_id": s.warband_id,
+                "player_id": s.player_id,
+                "closed_at": s.closed_at.isoformat() if s.closed_at else None,
+            }
+            for s in rows
+            if s.status == "closed"
+        ],
+        pending=[PendingOut(**p.__dict__) for p in pending],
+    )
 
 
 @router.get("/campaigns/{cid}/ransoms", response_model=list[RansomOut])

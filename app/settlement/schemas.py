@@ -1,12 +1,13 @@
 """API (and form) shapes of a settlement (API.md "Settlement body") and of ransoms."""
+
 from __future__ import annotations
 
 from datetime import datetime
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field
 
-from app.core.types import Flag, Id, Int, Money
+from app.core.types import Between, Flag, Id, Money
 
 Injury = Literal["recovered", "miss_next", "permanent", "dead", "captured"]
 
@@ -17,7 +18,7 @@ class CourseIn(BaseModel):
 
     model_config = ConfigDict(extra="forbid")
     taken_out: list[Id] = Field(default_factory=list, max_length=100)
-    took_out: dict[str, Int(0, 99)] = Field(default_factory=dict, max_length=100)
+    took_out: dict[str, Annotated[int, Between(0, 99)]] = Field(default_factory=dict, max_length=100)
     objectives: list[Id] = Field(default_factory=list, max_length=100)
     result: Literal["won", "lost", "draw"] | None = None
 
@@ -45,13 +46,13 @@ class EquipmentIn(BaseModel):
 class ExperienceIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     model_id: Id
-    xp: Int(0, 999)
+    xp: Annotated[int, Between(0, 999)]
 
 
 class PromotionIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
     model_id: Id
-    rank: Int(1, 10)
+    rank: Annotated[int, Between(1, 10)]
     upgrade: str = Field(max_length=200)
 
 

@@ -4,8 +4,8 @@ from sqlmodel import Field, SQLModel
 
 
 class CampaignVersion(SQLModel, table=True):
-    """How many committed transactions changed a campaign (issue 17): a page's ETag is made of
-    it, so a reload of an unchanged page is answered 304 without rendering. Row 0 counts the
+    """How many committed transactions changed a campaign (issue 17): server-side caches are
+    keyed by it (never what a viewer receives: issue 27 item 7). Row 0 counts the
     changes that could not be placed in one campaign. No foreign key: the row is bumped at
     commit, whatever else that transaction holds (app/versions/service.py)."""
 

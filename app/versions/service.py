@@ -1,12 +1,16 @@
-"""Counting the changes of each campaign (issue 17, page ETags). Every flush and every bulk
+"""Counting the changes of each campaign (issue 17): the key of server-side caches (the map's
+drawing, app/maps/map_pages.py). Never sent to anyone: a counter moves with every secret
+action, so an ETag made of it told a viewer when others acted (issue 27 item 7; page ETags
+are digests of the page drawn, app/core/page_cache.py). Every flush and every bulk
 statement of a transaction is looked at; at commit the counters of the campaigns it touched
 go up by one, in id order and as the transaction's last statements (so that, on PostgreSQL,
 the row locks they take wait for nobody who waits for them). What cannot be placed in one
-campaign bumps row 0, which every page's ETag also carries: too many bumps cost only a
+campaign bumps row 0, which every cache key also carries: too many bumps cost only a
 re-render, too few would show a stale page."""
+
 from __future__ import annotations
 
-from sqlalchemy import event, select
+from sqlalchemy import event, inspect, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import operators, visitors
@@ -18,37 +22,71 @@ from app.versions.models import CampaignVersion
 EVERYWHERE = 0
 # Tables whose rows no campaign page shows (logins, sessions, tokens) or that are this
 # bookkeeping itself.
-IGNORED = {"user_account", "user_session", "api_token", "login_failure", "live_event", "campaign_version", "digest_subscription"}
+IGNORED = {
+    "user_account",
+    "user_session",
+    "api_token",
+    "login_failure",
+    "live_event",
+    "campaign_version",
+    "digest_subscription",
+    "idempotency_key",
+}
 # Rows without a campaign id, placed through their parent: table -> (column, parent table).
-PARENTS = {"battle_warband": ("battle_id", "battle"), "battle_confirmation": ("battle_id", "battle"),
-           "company_model": ("company_id", "company"), "company_item": ("company_id", "company"),
-           "warband_member": ("warband_id", "warband")}
+PARENTS = {
+    "battle_warband": ("battle_id", "battle"),
+    "battle_confirmation": ("battle_id", "battle"),
+    "company_model": ("company_id", "company"),
+    "company_item": ("company_id", "company"),
+    "warband_member": ("warband_id", "warband"),
+}
+# The tables the map is drawn from (app/maps/map_pages.py), and for those whose rows hidden acts
+# change too, the only columns the map shows: a purchase (a player's gold), a letter or an order
+# leaves the map's drawing as it was, so it must not cost the map's next viewer a drawing —
+# the map's timing would tell them that someone acted in secret (R11.2). Row -c counts the
+# changes of campaign c's map.
+MAP_TABLES = {"campaign", "place", "path", "hideout", "event", "place_round", "warband", "player"}
+MAP_COLUMNS = {"player": {"user_id", "campaign_id"}, "warband": {"location_place_id", "player_id", "campaign_id"}}
 KEY = "versions_touched"
 
 
 def _touched(session: Session) -> dict:
-    return session.info.setdefault(KEY, {"campaigns": set(), "parents": {}})
+    return session.info.setdefault(KEY, {"campaigns": set(), "parents": {}, "maps": set()})
 
 
-def _place(session: Session, obj) -> None:
+def _on_map(table: str, changed: set[str] | None) -> bool:
+    """Whether a change of `table` (of the columns `changed`; None: a row added or deleted, or
+    columns unknown) changes what the map draws."""
+    return table in MAP_TABLES and (changed is None or table not in MAP_COLUMNS or bool(changed & MAP_COLUMNS[table]))
+
+
+def _place(session: Session, obj, changed: set[str] | None = None) -> None:
     table = getattr(obj, "__tablename__", None)
     if table is None or table in IGNORED:
         return
     touched = _touched(session)
-    if table == "campaign":
-        touched["campaigns"].add(obj.id)
-    elif getattr(obj, "campaign_id", None) is not None:
-        touched["campaigns"].add(obj.campaign_id)
+    campaign = obj.id if table == "campaign" else getattr(obj, "campaign_id", None)
+    if campaign is not None:
+        touched["campaigns"].add(campaign)
+        if _on_map(table, changed):
+            touched["maps"].add(campaign)
     elif table in PARENTS and getattr(obj, PARENTS[table][0], None) is not None:
         touched["parents"].setdefault(table, set()).add(getattr(obj, PARENTS[table][0]))
     else:
         touched["campaigns"].add(EVERYWHERE)
 
 
+def _changed_columns(obj) -> set[str]:
+    return {a.key for a in inspect(obj).attrs if a.history.has_changes()}
+
+
 @event.listens_for(Session, "after_flush")
 def _after_flush(session, _context) -> None:
-    for obj in (*session.new, *session.dirty, *session.deleted):
+    # After a flush the session's lists and the attributes' histories still show what it wrote.
+    for obj in (*session.new, *session.deleted):
         _place(session, obj)
+    for obj in session.dirty:
+        _place(session, obj, _changed_columns(obj))
 
 
 def _campaign_in(whereclause) -> int | None:
@@ -56,8 +94,13 @@ def _campaign_in(whereclause) -> int | None:
     if whereclause is None:
         return None
     for node in visitors.iterate(whereclause):
-        if isinstance(node, BinaryExpression) and node.operator is operators.eq and isinstance(node.left, ColumnClause) \
-                and node.left.key == "campaign_id" and isinstance(node.right, BindParameter):
+        if (
+            isinstance(node, BinaryExpression)
+            and node.operator is operators.eq
+            and isinstance(node.left, ColumnClause)
+            and node.left.key == "campaign_id"
+            and isinstance(node.right, BindParameter)
+        ):
             return node.right.effective_value
     return None
 
@@ -76,6 +119,8 @@ def _bulk(state) -> None:
         rows = state.parameters if isinstance(state.parameters, list) else [state.parameters or {}]
         if rows and all("campaign_id" in r for r in rows):
             touched["campaigns"].update(r["campaign_id"] for r in rows)
+            if _on_map(name, None):
+                touched["maps"].update(r["campaign_id"] for r in rows)
             return
         if name in PARENTS and rows and all(PARENTS[name][0] in r for r in rows):
             touched["parents"].setdefault(name, set()).update(r[PARENTS[name][0]] for r in rows)
@@ -84,6 +129,16 @@ def _bulk(state) -> None:
         return
     campaign = _campaign_in(getattr(state.statement, "whereclause", None))
     touched["campaigns"].add(campaign if campaign is not None else EVERYWHERE)
+    if campaign is not None and _on_map(name, None if state.is_delete else _set_columns(state.statement)):
+        touched["maps"].add(campaign)
+
+
+def _set_columns(statement) -> set[str] | None:
+    """The columns a bulk UPDATE sets (None where it does not say)."""
+    values = getattr(statement, "_values", None)
+    if not values:
+        return None
+    return {getattr(column, "key", None) or str(column) for column in values}
 
 
 @event.listens_for(Session, "before_commit")
@@ -92,7 +147,7 @@ def _bump(session: Session) -> None:
     touched = session.info.pop(KEY, None)
     if not touched:
         return
-    campaigns = set(touched["campaigns"])
+    campaigns = set(touched["campaigns"]) | {-c for c in touched["maps"] if c != EVERYWHERE}
     for table, ids in touched["parents"].items():
         rows = SQLModel.metadata.tables[PARENTS[table][1]]
         campaigns |= set(session.execute(select(rows.c.campaign_id).where(rows.c.id.in_(sorted(ids)))).scalars())
@@ -101,8 +156,9 @@ def _bump(session: Session) -> None:
     insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     for campaign_id in sorted(campaigns):
         statement = insert(CampaignVersion).values(campaign_id=campaign_id, version=1)
-        session.execute(statement.on_conflict_do_update(index_elements=["campaign_id"],
-                                                        set_={"version": CampaignVersion.version + 1}))
+        session.execute(
+            statement.on_conflict_do_update(index_elements=["campaign_id"], set_={"version": CampaignVersion.version + 1})
+        )
     session.info.pop(KEY, None)
 
 
@@ -113,6 +169,16 @@ def _forget(session) -> None:
 
 def versions(session: Session, campaign_id: int) -> tuple[int, int]:
     """(this campaign's count, the count of changes placed nowhere)."""
-    rows = dict(session.execute(select(CampaignVersion.campaign_id, CampaignVersion.version)
-                                .where(CampaignVersion.campaign_id.in_((campaign_id, EVERYWHERE)))).all())
+    rows = dict(
+        session.execute(
+            select(CampaignVersion.campaign_id, CampaignVersion.version).where(
+                CampaignVersion.campaign_id.in_((campaign_id, EVERYWHERE))
+            )
+        ).all()
+    )
     return rows.get(campaign_id, 0), rows.get(EVERYWHERE, 0)
+
+
+def map_version(session: Session, campaign_id: int) -> tuple[int, int]:
+    """(the count of changes of this campaign's map, the count of changes placed nowhere)."""
+    return versions(session, -campaign_id)

@@ -2,22 +2,30 @@ from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
 
-from app.core.types import PathId, QueryRound
 from app.accounts.deps import ApiUser, SessionDep
 from app.catalog.deps import CatalogDep
+from app.core.errors import detail_messages
 from app.core.templating import request_gettext
+from app.core.types import PathId, QueryRound
+from app.movement import service as movement
+from app.warbands import orders as warband_orders
 from app.warbands import service
 from app.warbands.models import Order
 from app.warbands.schemas import OrderIn, OrderOut, PositionIn, PositionOut, ProblemOut, WarbandIn, WarbandOut, WarbandPatch
-from app.movement import service as movement
-from app.core.errors import detail_messages
 
 router = APIRouter(tags=["warbands"])
 
 
 def order_out(order: Order) -> OrderOut:
-    return OrderOut(warband_id=order.warband_id, player_id=order.player_id, round=order.round,
-                    event_id=order.event_id, place_id=order.place_id, points=order.points, from_place_id=order.from_place_id)
+    return OrderOut(
+        warband_id=order.warband_id,
+        player_id=order.player_id,
+        round=order.round,
+        event_id=order.event_id,
+        place_id=order.place_id,
+        points=order.points,
+        from_place_id=order.from_place_id,
+    )
 
 
 def _views(session, user, cid, catalog, request) -> dict[int, WarbandOut]:
@@ -25,10 +33,18 @@ def _views(session, user, cid, catalog, request) -> dict[int, WarbandOut]:
     gettext = request_gettext(request)
     return {
         v.warband.id: WarbandOut(
-            id=v.warband.id, player_id=v.warband.player_id, name=v.warband.name, points=v.points,
-            model_ids=[m.model_id for m in v.members], mercenary=v.warband.mercenary_key,
-            problems=[ProblemOut(code=d["code"], message=d["message"]) for d in detail_messages(service.problem_details(v.problems), gettext)],
-            order=order_out(v.order) if v.order else None, location_place_id=v.warband.location_place_id,
+            id=v.warband.id,
+            player_id=v.warband.player_id,
+            name=v.warband.name,
+            points=v.points,
+            model_ids=[m.model_id for m in v.members],
+            mercenary=v.warband.mercenary_key,
+            problems=[
+                ProblemOut(code=d["code"], message=d["message"])
+                for d in detail_messages(service.problem_details(v.problems), gettext)
+            ],
+            order=order_out(v.order) if v.order else None,
+            location_place_id=v.warband.location_place_id,
         )
         for v in views
     }
@@ -41,17 +57,34 @@ def list_warbands(cid: PathId, request: Request, user: ApiUser, session: Session
 
 @router.post("/campaigns/{cid}/warbands", status_code=201, response_model=WarbandOut)
 def create_warband(cid: PathId, body: WarbandIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    warband = service.create_warband(session, actor=user, campaign_id=cid, name=body.name, model_ids=body.model_ids,
-                                     mercenary_key=body.mercenary, catalog=catalog, location_place_id=body.location_place_id)
+    warband = service.create_warband(
+        session,
+        actor=user,
+        campaign_id=cid,
+        name=body.name,
+        model_ids=body.model_ids,
+        mercenary_key=body.mercenary,
+        catalog=catalog,
+        location_place_id=body.location_place_id,
+    )
     return _views(session, user, cid, catalog, request)[warband.id]
 
 
 @router.patch("/campaigns/{cid}/warbands/{wid}", response_model=WarbandOut)
-def update_warband(cid: PathId, wid: PathId, body: WarbandPatch, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
+def update_warband(
+    cid: PathId, wid: PathId, body: WarbandPatch, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep
+):
     changes = body.model_dump(exclude_unset=True)
-    service.update_warband(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog,
-                           name=changes.get("name"), model_ids=changes.get("model_ids"),
-                           mercenary_key=changes["mercenary"] if "mercenary" in changes else False)
+    service.update_warband(
+        session,
+        actor=user,
+        campaign_id=cid,
+        warband_id=wid,
+        catalog=catalog,
+        name=changes.get("name"),
+        model_ids=changes.get("model_ids"),
+        mercenary_key=changes.get("mercenary", False),
+    )
     return _views(session, user, cid, catalog, request)[wid]
 
 
@@ -63,18 +96,21 @@ def disband(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
 
 @router.put("/campaigns/{cid}/warbands/{wid}/order", response_model=OrderOut)
 def send(cid: PathId, wid: PathId, body: OrderIn, request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep):
-    return order_out(service.send(session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, event_id=body.event_id, place_id=body.place_id))
+    sent = warband_orders.send(
+        session, actor=user, campaign_id=cid, warband_id=wid, catalog=catalog, event_id=body.event_id, place_id=body.place_id
+    )
+    return order_out(sent.order)
 
 
 @router.delete("/campaigns/{cid}/warbands/{wid}/order", status_code=204)
 def cancel(cid: PathId, wid: PathId, user: ApiUser, session: SessionDep):
-    service.cancel(session, actor=user, campaign_id=cid, warband_id=wid)
+    warband_orders.cancel(session, actor=user, campaign_id=cid, warband_id=wid)
     return Response(status_code=204)
 
 
 @router.get("/campaigns/{cid}/orders", response_model=list[OrderOut])
 def orders(cid: PathId, user: ApiUser, session: SessionDep, round: int | None = QueryRound()):
-    return [order_out(o) for o in service.orders_seen(session, actor=user, campaign_id=cid, round_=round).orders]
+    return [order_out(o) for o in warband_orders.orders_seen(session, actor=user, campaign_id=cid, round_=round).orders]
 
 
 @router.put("/campaigns/{cid}/warbands/{wid}/position", response_model=PositionOut)

@@ -1,12 +1,13 @@
 """Pure warband rules (R4.2, R4.3, V4-V8): every violated limit is reported at once, each
 with its own code and the numbers it is about."""
+
 from __future__ import annotations
 
 from collections import Counter
 from dataclasses import dataclass, field
 
 from app.companies.rules import Carried, item_problem
-from app.core.errors import DomainError
+from app.core.errors import ERRORS, DomainError
 
 # Manual ch. 2: warbands are put together in Preparation; unsent ones may still change in Orders.
 BUILD_PHASES = ("preparation", "orders")
@@ -78,9 +79,11 @@ def problems(members: list[Member], mercenary: Mercenary | None, faction_alignme
     if gw == 0:
         found.append(Problem("warband_no_fighter"))
     # V6: a model with two types counts in both.
-    for kind, code, allowed in (("Command", "warband_command_limit", max(1, gw // 3)),
-                                ("Support", "warband_support_limit", gw // 3),
-                                ("Spellcaster", "warband_spellcaster_limit", gw // 3)):
+    for kind, code, allowed in (
+        ("Command", "warband_command_limit", max(1, gw // 3)),
+        ("Support", "warband_support_limit", gw // 3),
+        ("Spellcaster", "warband_spellcaster_limit", gw // 3),
+    ):
         if types[kind] > allowed:
             found.append(Problem(code, {"count": types[kind], "max": allowed, "gw": gw}))
     large_allowed = max(1, limit // 150)
@@ -93,10 +96,16 @@ def problems(members: list[Member], mercenary: Mercenary | None, faction_alignme
         if unique and count > 1:
             found.append(Problem("warband_unique_twice", {"name": names[key], "count": count}))
         elif count > copies_allowed:
-            found.append(Problem("warband_copies_limit", {"name": names[key], "count": count, "max": copies_allowed, "limit": limit}))
+            found.append(
+                Problem("warband_copies_limit", {"name": names[key], "count": count, "max": copies_allowed, "limit": limit})
+            )
     if mercenary and mercenary.alignment not in ("Neutral", faction_alignment):
-        found.append(Problem("warband_mercenary_alignment",
-                             {"name": mercenary.name, "alignment": mercenary.alignment, "faction": faction_alignment}))
+        found.append(
+            Problem(
+                "warband_mercenary_alignment",
+                {"name": mercenary.name, "alignment": mercenary.alignment, "faction": faction_alignment},
+            )
+        )
     for m in members:
         carried: list[Carried] = []
         for item, _p in m.items:
@@ -110,3 +119,28 @@ def problems(members: list[Member], mercenary: Mercenary | None, faction_alignme
 def unavailable(members: list[Member]) -> list[Member]:
     """R4.7: dead, captured or resting models cannot go out."""
     return [m for m in members if m.status != "ready"]
+
+
+def unfit_code(status: str) -> str:
+    """Why a model cannot fight, as a message code: "Greatax misses the next battle"."""
+    return f"model_unfit_{status}"
+
+
+def _english_ngettext(singular: str, plural: str, n: int) -> str:
+    return singular if n == 1 else plural
+
+
+@dataclass(frozen=True)
+class Unfit:
+    """The models of a warband that cannot fight, said in the reader's language at the edge
+    (a message parameter, like errors.Duration): one by name and reason, several counted."""
+
+    models: tuple[tuple[str, str], ...]  # (name, status)
+
+    def text(self, gettext) -> str:
+        if len(self.models) == 1:
+            name, status = self.models[0]
+            return gettext(ERRORS[unfit_code(status)][1]) % {"model": name}
+        ngettext = getattr(getattr(gettext, "__self__", None), "ngettext", None) or _english_ngettext
+        count = len(self.models)
+        return ngettext("%(num)s model cannot fight", "%(num)s models cannot fight", count) % {"num": count}

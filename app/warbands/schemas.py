@@ -1,6 +1,6 @@
 from __future__ import annotations
 
-from typing import Literal
+from typing import Annotated, Literal
 
 from pydantic import BaseModel, ConfigDict, Field, model_validator
 
@@ -9,7 +9,7 @@ from app.core.types import Id, Name
 
 class WarbandIn(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Name(80)
+    name: Annotated[str, Name(80)]
     model_ids: list[Id] = Field(default_factory=list, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
     # With the movement module: the hideout where it gathers (default: the player's first).
@@ -18,7 +18,7 @@ class WarbandIn(BaseModel):
 
 class WarbandPatch(BaseModel):
     model_config = ConfigDict(extra="forbid")
-    name: Name(80) | None = None
+    name: Annotated[str, Name(80)] | None = None
     model_ids: list[Id] | None = Field(default=None, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
 
@@ -34,20 +34,29 @@ class OrderIn(BaseModel):
 
 class WarbandForm(WarbandIn):
     """The builder's Save: the API's WarbandIn, and the warband being edited (none for a new one)."""
+
     warband_id: Id | None = None
 
 
 class WarbandCheckForm(BaseModel):
     """The builder's live check: the ticked models and the mercenary; the name is only shown
     again, so it is not checked here."""
+
     model_config = ConfigDict(extra="ignore")
     warband_id: Id | None = None
     model_ids: list[Id] = Field(default_factory=list, max_length=100)
     mercenary: str | None = Field(default=None, max_length=120)
 
 
+class TakeOutForm(BaseModel):
+    """The one-tap button that takes a model that cannot fight out of its warband (R4.7)."""
+
+    model_id: Id
+
+
 class SendForm(BaseModel):
     """The send page's one choice, "event:12" or "place:3": the API's OrderIn from one field."""
+
     model_config = ConfigDict(extra="forbid")
     kind: Literal["event", "place"]
     number: Id
@@ -78,7 +87,7 @@ class WarbandOut(BaseModel):
     mercenary: str | None
     location_place_id: int | None = None
     problems: list[ProblemOut]
-    order: "OrderOut | None" = None
+    order: OrderOut | None = None
 
 
 class OrderOut(BaseModel):

@@ -1,4 +1,6 @@
-"""Warband and order use cases (R4.1-R4.7, R9.7 orders, V4-V8)."""
+"""Warbands (R4.1-R4.7, V4-V8, V16): building them, checking them, reading them for the pages;
+the orders that send them are in orders.py."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
@@ -10,18 +12,13 @@ from app.accounts.models import User
 from app.campaigns import house_rules
 from app.campaigns.models import Campaign
 from app.catalog.catalog import Catalog
-from app.catalog.names import ALIGNMENT_NAMES, MODEL_STATUS_NAMES, SLOT_NAMES
-from app.companies.models import Company, CompanyItem, CompanyModel
+from app.catalog.names import ALIGNMENT_NAMES, SLOT_NAMES
 from app.companies import service as companies
+from app.companies.models import Company, CompanyItem, CompanyModel
 from app.companies.rules import Carried
-from app.core.errors import N_, DomainError, Msg
-from app.events import service as events
-from app.events.models import Event
-from app.gold import rules as gold_rules, service as gold
-from app.maps import rules as map_rules, service as maps
-from app.maps.models import Place
+from app.core.errors import DomainError, Msg
 from app.movement import service as movement
-from app.visibility import Viewer, acting_player, orders_public, require_writable, viewer_for, visible_orders
+from app.visibility import Viewer, acting_player, viewer_for
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
 
@@ -40,21 +37,42 @@ def members_of(session: Session, model_ids: list[int]) -> dict[int, rules.Member
     """Company models as warband members, with the items they carry (two statements)."""
     if not model_ids:
         return {}
-    models = session.exec(select(CompanyModel).where(CompanyModel.id.in_(model_ids))).all()
+    # Every model of their companies, so each is labelled among its profile (issue 29) in this one statement.
+    companies_of = select(CompanyModel.company_id).where(CompanyModel.id.in_(model_ids))
+    # In id order: the members (and what is said of them, R4.7) come out in the order they were bought, on every database.
+    siblings = session.exec(select(CompanyModel).where(CompanyModel.company_id.in_(companies_of)).order_by(CompanyModel.id)).all()
+    labels = companies.labels_from(siblings)
+    wanted = set(model_ids)
+    models = [m for m in siblings if m.id in wanted]
     carried: dict[int, list[tuple[Carried, int]]] = {}
     for item in session.exec(select(CompanyItem).where(CompanyItem.model_id.in_(model_ids)).order_by(CompanyItem.id)).all():
         carried.setdefault(item.model_id, []).append((Carried(item.slot, item.rarity), item.points))
     return {
-        m.id: rules.Member(m.id, m.name, m.profile_key, tuple(m.types), m.points, m.unique, tuple(carried.get(m.id, ())), m.status)
+        m.id: rules.Member(
+            m.id,
+            labels.get(m.id, m.name),
+            m.profile_key,
+            tuple(m.types),
+            m.points,
+            m.unique,
+            tuple(carried.get(m.id, ())),
+            m.status,
+        )
         for m in models
     }
 
 
-def _mercenary_of(warband: Warband) -> rules.Mercenary | None:
+def mercenary_of(warband: Warband) -> rules.Mercenary | None:
     if warband.mercenary_key is None:
         return None
-    return rules.Mercenary(warband.mercenary_key, warband.mercenary_name or "", tuple(warband.mercenary_types),
-                           warband.mercenary_points, warband.mercenary_alignment or "Neutral", warband.mercenary_unique)
+    return rules.Mercenary(
+        warband.mercenary_key,
+        warband.mercenary_name or "",
+        tuple(warband.mercenary_types),
+        warband.mercenary_points,
+        warband.mercenary_alignment or "Neutral",
+        warband.mercenary_unique,
+    )
 
 
 def faction_alignment(catalog: Catalog, company: Company | None) -> str:
@@ -62,7 +80,9 @@ def faction_alignment(catalog: Catalog, company: Company | None) -> str:
     return faction.alignment if faction else "Neutral"
 
 
-def evaluate(members: list[rules.Member], mercenary: rules.Mercenary | None, alignment: str, limit: int) -> tuple[int, list[rules.Problem]]:
+def evaluate(
+    members: list[rules.Member], mercenary: rules.Mercenary | None, alignment: str, limit: int
+) -> tuple[int, list[rules.Problem]]:
     return rules.points(members, mercenary), rules.problems(members, mercenary, alignment, limit)
 
 
@@ -93,19 +113,23 @@ def sent_models(session: Session, campaign: Campaign, player_id: int) -> dict[in
     sent = [o.warband_id for o in current_orders(session, campaign, player_id)]
     if not sent:
         return {}
-    rows = session.exec(select(WarbandMember.model_id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
-                        .where(WarbandMember.warband_id.in_(sent))).all()
+    rows = session.exec(
+        select(WarbandMember.model_id, Warband.name)
+        .join(Warband, Warband.id == WarbandMember.warband_id)
+        .where(WarbandMember.warband_id.in_(sent))
+    ).all()
     return dict(rows)
-
-
-companies.add_sent_models_source(sent_models)
 
 
 def warband_limit(session: Session, campaign: Campaign, player_id: int) -> int:
     """R4.3 with V16: the campaign's warband size, less the points the company's retinue
     roles beyond the free ones cost (house default: 3 points each after the first)."""
-    retinue = session.exec(select(func.count()).select_from(CompanyModel).join(Company, Company.id == CompanyModel.company_id).where(
-        Company.player_id == player_id, CompanyModel.role == "retinue", CompanyModel.status.not_in(("dead", "captured")))).one()
+    retinue = session.exec(
+        select(func.count())
+        .select_from(CompanyModel)
+        .join(Company, Company.id == CompanyModel.company_id)
+        .where(Company.player_id == player_id, CompanyModel.role == "retinue", CompanyModel.status.not_in(("dead", "captured")))
+    ).one()
     return max(0, campaign.warband_points - house_rules.retinue_cost(retinue, house_rules.of(campaign.settlement_rules)))
 
 
@@ -125,25 +149,29 @@ def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: C
     views = []
     for w in warbands:
         own = [members[link.model_id] for link in links if link.warband_id == w.id and link.model_id in members]
-        mercenary = _mercenary_of(w)
+        mercenary = mercenary_of(w)
         total, found = evaluate(own, mercenary, alignment, limit)
         views.append(WarbandView(w, own, mercenary, total, found, orders.get(w.id)))
     return viewer, views
 
 
-def _resolve(session: Session, viewer: Viewer, model_ids: list[int], mercenary_key: str | None, catalog: Catalog,
-             warband_id: int | None) -> tuple[list[rules.Member], rules.Mercenary | None]:
+def _resolve(
+    session: Session, viewer: Viewer, model_ids: list[int], mercenary_key: str | None, catalog: Catalog, warband_id: int | None
+) -> tuple[list[rules.Member], rules.Mercenary | None]:
     company = companies.company_of(session, viewer.player.id)
     if len(set(model_ids)) != len(model_ids):
         raise DomainError("warband_model_unknown", model_id=model_ids[0])
-    owned = {m.id for m in session.exec(select(CompanyModel).where(CompanyModel.company_id == (company.id if company else -1))).all()}
+    owned = {
+        m.id for m in session.exec(select(CompanyModel).where(CompanyModel.company_id == (company.id if company else -1))).all()
+    }
     for mid in model_ids:
         if mid not in owned:
             raise DomainError("warband_model_unknown", model_id=mid)
     members = members_of(session, model_ids)
     if model_ids:
         taken = session.exec(
-            select(WarbandMember.model_id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
+            select(WarbandMember.model_id, Warband.name)
+            .join(Warband, Warband.id == WarbandMember.warband_id)
             .where(WarbandMember.model_id.in_(model_ids), WarbandMember.warband_id != (warband_id or -1))
         ).first()
         if taken:
@@ -179,8 +207,16 @@ def _apply(session: Session, warband: Warband, members, mercenary) -> None:
     session.flush()
 
 
-def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[int], mercenary_key: str | None,
-            catalog: Catalog, warband_id: int | None = None) -> tuple[int, list[rules.Problem]]:
+def preview(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    model_ids: list[int],
+    mercenary_key: str | None,
+    catalog: Catalog,
+    warband_id: int | None = None,
+) -> tuple[int, list[rules.Problem]]:
     """The builder's live check: points and every problem, without saving."""
     viewer = viewer_for(session, actor, campaign_id)
     if viewer.player is None:
@@ -190,8 +226,17 @@ def preview(session: Session, *, actor: User, campaign_id: int, model_ids: list[
     return evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
 
 
-def create_warband(session: Session, *, actor: User, campaign_id: int, name: str, model_ids: list[int],
-                   mercenary_key: str | None, catalog: Catalog, location_place_id: int | None = None) -> Warband:
+def create_warband(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    name: str,
+    model_ids: list[int],
+    mercenary_key: str | None,
+    catalog: Catalog,
+    location_place_id: int | None = None,
+) -> Warband:
     """With the movement module, the new warband gathers in a hideout of its player (R9.8):
     `location_place_id` picks which one when they have several."""
     viewer = acting_player(session, actor, campaign_id, lock_player=True)
@@ -206,23 +251,32 @@ def create_warband(session: Session, *, actor: User, campaign_id: int, name: str
     return warband
 
 
-def _own_warband(session: Session, viewer: Viewer, warband_id: int) -> Warband:
+def owned_warband(session: Session, viewer: Viewer, warband_id: int) -> Warband:
     warband = session.get(Warband, warband_id)
     if warband is None or warband.player_id != (viewer.player.id if viewer.player else None):
         raise DomainError("not_found")
     return warband
 
 
-def _order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | None:
+def order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | None:
     return session.exec(select(Order).where(Order.warband_id == warband_id, Order.round == campaign.round)).first()
 
 
-def update_warband(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
-                   name: str | None = None, model_ids: list[int] | None = None, mercenary_key: str | None | bool = False) -> Warband:
+def update_warband(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    warband_id: int,
+    catalog: Catalog,
+    name: str | None = None,
+    model_ids: list[int] | None = None,
+    mercenary_key: str | bool | None = False,
+) -> Warband:
     """Change name, models or mercenary (`mercenary_key=False` keeps the mercenary)."""
     viewer = acting_player(session, actor, campaign_id, lock_player=True)
-    warband = _own_warband(session, viewer, warband_id)
-    if _order_of(session, viewer.campaign, warband.id):
+    warband = owned_warband(session, viewer, warband_id)
+    if order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     if name is not None:
@@ -242,139 +296,36 @@ def update_warband(session: Session, *, actor: User, campaign_id: int, warband_i
 
 def disband(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> None:
     viewer = acting_player(session, actor, campaign_id, lock_player=True)
-    warband = _own_warband(session, viewer, warband_id)
-    if _order_of(session, viewer.campaign, warband.id):
+    warband = owned_warband(session, viewer, warband_id)
+    if order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
     movement.require_in_hideout(session, viewer.campaign, warband)
     session.delete(warband)
 
 
-# --- orders (R4.5-R4.7, R9.7) ---------------------------------------------------------
-
-
-def destinations(session: Session, campaign: Campaign, player_id: int) -> set[int] | None:
-    """With the paths module, the places a player may send to (None: anywhere)."""
-    if not campaign.modules.get(maps.PATHS_MODULE):
-        return None
-    own = set(session.exec(select(Place.id).where(Place.campaign_id == campaign.id, Place.owner_player_id == player_id)).all())
-    if not own:
-        return None
-    return map_rules.reachable(own, maps.path_graph(session, campaign.id))
-
-
-def send(session: Session, *, actor: User, campaign_id: int, warband_id: int, catalog: Catalog,
-         event_id: int | None = None, place_id: int | None = None) -> Order:
+def take_out(session: Session, *, actor: User, campaign_id: int, warband_id: int, model_id: int) -> tuple[str, str]:
+    """R4.7: a model that cannot fight leaves its warband in one tap, even when what remains
+    breaks the rules (the warband list says what). Dead and captured models are gone wherever
+    the warband stands; a resting one walks home with it, so away from a hideout it stays (R9.8).
+    Answers (warband name, model name)."""
     viewer = acting_player(session, actor, campaign_id, lock_player=True)
-    campaign = viewer.campaign
-    warband = _own_warband(session, viewer, warband_id)
-    if campaign.status != "running" or campaign.phase != "orders":
-        raise DomainError("orders_closed")
-    if (event_id is None) == (place_id is None):
-        raise DomainError("order_destination")
-    if _order_of(session, campaign, warband.id):
-        raise DomainError("order_exists", warband=warband.name)
-    mine = current_orders(session, campaign, viewer.player.id)
-    event = None
-    if event_id is not None:
-        event = session.get(Event, event_id)
-        if event is None or event.campaign_id != campaign.id:
-            raise DomainError("not_found")
-        if not events.is_active(event, campaign):
-            raise DomainError("order_event_inactive", title=event.title)
-        if event.blockade:
-            raise DomainError("order_blockade", title=event.title)
-        if any(o.event_id == event.id for o in mine):
-            raise DomainError("order_event_taken", title=event.title)
-        place = session.get(Place, event.place_id)
-    else:
-        place = session.get(Place, place_id)
-        if place is None or place.campaign_id != campaign.id:
-            raise DomainError("not_found")
-        if events.events_by_place(session, campaign).get(place.id):
-            raise DomainError("order_place_has_events", place=place.name)
-        if any(o.event_id is None and o.place_id == place.id for o in mine):
-            raise DomainError("order_place_taken", place=place.name)
-    moves = movement.allowed_places(session, campaign, warband)
-    if moves is not None:
-        # R9.8: with movement, a warband sets out from where it stands (one path step with paths).
-        if warband.location_place_id is None:
-            raise DomainError("warband_scattered", warband=warband.name)
-        if place.id not in moves:
-            raise DomainError("order_not_a_move", warband=warband.name, place=place.name)
-    else:
-        reachable = destinations(session, campaign, viewer.player.id)
-        if reachable is not None and place.id not in reachable:
-            raise DomainError("order_unreachable", place=place.name)
-    links = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
-    members = list(members_of(session, links).values())
-    for member in rules.unavailable(members):
-        raise DomainError("order_model_unavailable", model=member.name, status=Msg(MODEL_STATUS_NAMES[member.status]))
-    mercenary = _mercenary_of(warband)
-    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
-    base = warband_limit(session, campaign, viewer.player.id)
-    limit = rules.effective_limit(base, event.points_limit if event else None)
-    total, found = evaluate(members, mercenary, alignment, limit)
-    if event is not None and limit < base and total > limit:
-        raise DomainError("order_points_limit", title=event.title, limit=limit, warband=warband.name, points=total)
-    if found:
-        raise DomainError("warband_invalid", details=problem_details(found))
-    fee = gold_rules.price(mercenary.points, campaign.gold_per_point) if mercenary else 0
-    order = Order(campaign_id=campaign.id, warband_id=warband.id, player_id=viewer.player.id, round=campaign.round,
-                  event_id=event.id if event else None, place_id=place.id, fee=fee, points=total,
-                  from_place_id=warband.location_place_id)
-    session.add(order)
-    session.flush()
-    if fee:
-        gold.pay(session, campaign=campaign, player_id=viewer.player.id, amount=fee, kind="mercenary_fee",
-                 note=N_("%(mercenary)s · %(warband)s"), params={"mercenary": mercenary.name, "warband": warband.name})
-    return order
-
-
-def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> Order:
-    """R4.6: a sent warband is final for its owner („Pomyłkę cofa prowadzący”); the GM undoes
-    any order before Battles, and the mercenary fee comes back (R4.4)."""
-    viewer = viewer_for(session, actor, campaign_id, lock=True)
-    require_writable(viewer)
-    campaign = viewer.campaign
-    warband = session.get(Warband, warband_id)
-    if warband is None or warband.campaign_id != campaign.id or not (viewer.is_gm or (viewer.player and viewer.player.id == warband.player_id)):
+    warband = owned_warband(session, viewer, warband_id)
+    if order_of(session, viewer.campaign, warband.id):
+        raise DomainError("warband_frozen", warband=warband.name)
+    rules.check_building(viewer.campaign.status, viewer.campaign.phase)
+    link = session.exec(
+        select(WarbandMember).where(WarbandMember.warband_id == warband.id, WarbandMember.model_id == model_id)
+    ).first()
+    if link is None:
         raise DomainError("not_found")
-    order = _order_of(session, campaign, warband.id)
-    if order is None:
-        raise DomainError("order_none", warband=warband.name)
-    if not viewer.is_gm:
-        raise DomainError("order_final", warband=warband.name)
-    if campaign.status != "running" or campaign.phase not in ("preparation", "orders"):
-        raise DomainError("order_undo_phase")
-    if order.fee:
-        gold.credit(session, campaign=campaign, player_id=order.player_id, amount=order.fee, kind="mercenary_fee",
-                    note=N_("Refund · %(warband)s"), params={"warband": warband.name})
-    session.delete(order)
-    return order
-
-
-@dataclass
-class OrdersSeen:
-    viewer: Viewer
-    orders: list[Order]
-    public: bool
-
-
-def orders_seen(session: Session, *, actor: User, campaign_id: int, round_: int | None = None) -> OrdersSeen:
-    """A round's orders as this actor may see them (R4.7, R11.2): `visibility.visible_orders`."""
-    viewer = viewer_for(session, actor, campaign_id)
-    shown = viewer.campaign.round if round_ is None else round_
-    return OrdersSeen(viewer, visible_orders(session, viewer, shown), orders_public(viewer.campaign, shown))
-
-
-def not_sent_yet(viewer: Viewer, orders: list[Order], nicknames: dict[int, str]) -> list[str]:
-    """The GM's view of Orders: who has sent nothing yet this round — names only, never what
-    the others sent (R11.2). Nobody else is told."""
-    if not viewer.is_gm or viewer.campaign.status != "running" or viewer.campaign.phase not in ("preparation", "orders"):
-        return []
-    sent = {o.player_id for o in orders}
-    return sorted((name for pid, name in nicknames.items() if pid not in sent), key=str.lower)
+    model = session.get(CompanyModel, model_id)
+    if model.status == "ready":
+        raise DomainError("warband_take_out_fit", model=model.name)
+    if model.status not in ("dead", "captured"):
+        movement.require_in_hideout(session, viewer.campaign, warband)
+    session.delete(link)
+    return warband.name, model.name
 
 
 # --- reading for the pages ----------------------------------------------------------------
@@ -383,7 +334,8 @@ def not_sent_yet(viewer: Viewer, orders: list[Order], nicknames: dict[int, str])
 def memberships(session: Session, player_id: int) -> dict[int, tuple[int, str]]:
     """model id -> (warband id, warband name) for one player's warbands."""
     rows = session.exec(
-        select(WarbandMember.model_id, Warband.id, Warband.name).join(Warband, Warband.id == WarbandMember.warband_id)
+        select(WarbandMember.model_id, Warband.id, Warband.name)
+        .join(Warband, Warband.id == WarbandMember.warband_id)
         .where(Warband.player_id == player_id)
     ).all()
     return {mid: (wid, name) for mid, wid, name in rows}
@@ -392,7 +344,7 @@ def memberships(session: Session, player_id: int) -> dict[int, tuple[int, str]]:
 def warband_to_send(session: Session, *, actor: User, campaign_id: int, warband_id: int) -> tuple[Viewer, Warband]:
     """The send page's warband: only its owner sees it (R4.7); others get 404."""
     viewer = viewer_for(session, actor, campaign_id)
-    return viewer, _own_warband(session, viewer, warband_id)
+    return viewer, owned_warband(session, viewer, warband_id)
 
 
 def own_warband(session: Session, player_id: int, warband_id: int) -> tuple[Warband, list[int]]:
@@ -416,12 +368,12 @@ def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> lis
     return [w for w in rows if w.id not in sent]
 
 
-def _guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
+def guard_place_delete(session: Session, campaign: Campaign, places: dict) -> None:
     """Orders sent there this round would vanish with their mercenary fees: undo them first."""
-    sent = session.exec(select(Order.place_id).where(Order.campaign_id == campaign.id, Order.round == campaign.round,
-                                                     Order.place_id.in_(list(places)))).first()
+    sent = session.exec(
+        select(Order.place_id).where(
+            Order.campaign_id == campaign.id, Order.round == campaign.round, Order.place_id.in_(list(places))
+        )
+    ).first()
     if sent is not None:
         raise DomainError("place_has_orders", place=places[sent].name)
-
-
-maps.add_delete_guard(_guard_place_delete)

@@ -1,4 +1,5 @@
 """Webhooks over the API (API.md `webhooks`): the GM's list, add and remove."""
+
 from __future__ import annotations
 
 from fastapi import APIRouter, Request, Response
@@ -20,8 +21,15 @@ def list_webhooks(cid: PathId, user: ApiUser, session: SessionDep):
 @router.post("/campaigns/{cid}/webhooks", status_code=201, response_model=WebhookOut)
 def add_webhook(cid: PathId, body: WebhookIn, request: Request, user: ApiUser, session: SessionDep):
     """GM: the campaign's public news (its chronicle entries) will be POSTed to `url`."""
-    view = service.add(session, actor=user, campaign_id=cid, url=body.url, secret=body.secret, kinds=list(body.kinds),
-                       allow_private=request.app.state.settings.webhook_allow_private)
+    view = service.add(
+        session,
+        actor=user,
+        campaign_id=cid,
+        url=body.url,
+        secret=body.secret,
+        kinds=list(body.kinds),
+        allow_private=request.app.state.settings.webhook_allow_private,
+    )
     return view
 
 

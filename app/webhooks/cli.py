@@ -1,10 +1,10 @@
 """This domain's `hideout` subcommands."""
+
 from __future__ import annotations
 
 
 def cmd_send_webhooks(_args) -> int:
     """One round of the sender, for installs that run it from cron instead of in the server."""
-    import app.main  # noqa: F401  (every domain's chronicle words are registered on import)
     from app.core.db import make_engine
     from app.core.settings import get_settings
     from app.webhooks import sender

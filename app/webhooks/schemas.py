@@ -1,4 +1,5 @@
 """Webhooks over the API (API.md `webhooks`) and the Rules-tab form: the same input model."""
+
 from __future__ import annotations
 
 from datetime import datetime
@@ -11,8 +12,11 @@ Category = Literal["phase", "battles", "results", "captures", "guilds", "rounds"
 
 class WebhookIn(BaseModel):
     """`url`: http(s), a public address (Discord webhook addresses get Discord messages);
-    `secret`: signs each delivery (`X-Hideout-Signature: sha256=<hex HMAC-SHA256 of the
-    body>`), made up by the server when left out (a Discord channel checks none);
+    `secret`: signs each delivery the Standard Webhooks way (`webhook-id`, `webhook-timestamp`,
+    `webhook-signature: v1,<base64 HMAC-SHA256 of "id.timestamp.body">`, keyed by the secret's
+    UTF-8 bytes, or by the decoded base64 of a `whsec_…` secret) and, for older receivers,
+    `X-Hideout-Signature: sha256=<hex HMAC-SHA256 of the body>`; made up by the server when
+    left out (a Discord channel checks none);
     `kinds`: the categories to hear, none for all."""
 
     model_config = ConfigDict(extra="forbid")

@@ -6,9 +6,14 @@ Each hook gets its news in order: only its oldest undelivered entry is tried, an
 holds the rest back until it is sent or given up (a channel reads like the chronicle).
 Several workers may run the job: a delivery is claimed by one conditional UPDATE, so only
 one sends it; one that dies while sending leaves it to be tried again after its lease."""
+
 from __future__ import annotations
 
 import asyncio
+import contextlib
+import time
+from collections import Counter
+from concurrent.futures import FIRST_COMPLETED, Future, ThreadPoolExecutor, wait
 from dataclasses import dataclass
 from datetime import datetime, timedelta
 
@@ -22,7 +27,6 @@ from app.campaigns.models import Campaign
 from app.campaigns.terms import campaign_words
 from app.chronicle.models import ChronicleEntry
 from app.chronicle.texts import entry_text
-from app.core import background
 from app.core.db import unit_of_work, utcnow
 from app.core.errors import DomainError
 from app.core.i18n import DEFAULT_LOCALE, translations
@@ -33,6 +37,11 @@ from app.webhooks.models import Webhook, WebhookDelivery
 log = structlog.get_logger("hideout.webhooks")
 USER_AGENT = "Hideout-Webhooks/1"
 KEEP_DONE = timedelta(days=14)
+# Sends at once in all, and for one campaign; how often the sender looks for news due while
+# its sends are under way.
+WORKERS = 8
+PER_CAMPAIGN = 2
+POLL_SECONDS = 0.5
 
 
 # --- waking the sender after commit -------------------------------------------------------------
@@ -43,10 +52,8 @@ _waker: tuple[asyncio.AbstractEventLoop, asyncio.Event] | None = None
 def nudge() -> None:
     if _waker is not None:
         loop, woken = _waker
-        try:
+        with contextlib.suppress(RuntimeError):  # the loop is closed (shutdown)
             loop.call_soon_threadsafe(woken.set)
-        except RuntimeError:  # the loop is closed (shutdown)
-            pass
 
 
 @event.listens_for(Session, "after_commit")
@@ -69,14 +76,28 @@ def body_of(delivery: WebhookDelivery, url: str, campaign: Campaign, locale: str
     """The delivery as its receiver reads it, in the GM's language: Discord's message shape
     for a Discord webhook, the entry as JSON for anything else."""
     gettext = translations(locale or DEFAULT_LOCALE).gettext
-    entry = ChronicleEntry(campaign_id=delivery.campaign_id, round=delivery.round, phase=delivery.phase, kind=delivery.kind,
-                           params=delivery.params or {})
+    entry = ChronicleEntry(
+        campaign_id=delivery.campaign_id,
+        round=delivery.round,
+        phase=delivery.phase,
+        kind=delivery.kind,
+        params=delivery.params or {},
+    )
     text = entry_text(entry, gettext, campaign_words(campaign, gettext))
     if rules.is_discord(url):
         return rules.encode(rules.discord_body(text))
-    return rules.encode(rules.plain_body(campaign_id=delivery.campaign_id, kind=delivery.kind, category=delivery.category,
-                                         round_=delivery.round, phase=delivery.phase, text=text, params=delivery.params or {},
-                                         created_at=delivery.entry_at))
+    return rules.encode(
+        rules.plain_body(
+            campaign_id=delivery.campaign_id,
+            kind=delivery.kind,
+            category=delivery.category,
+            round_=delivery.round,
+            phase=delivery.phase,
+            text=text,
+            params=delivery.params or {},
+            created_at=delivery.entry_at,
+        )
+    )
 
 
 @dataclass
@@ -102,11 +123,21 @@ def _post(client: httpx.Client, claimed: Claimed, settings: Settings) -> Outcome
         addresses = service.check_address(claimed.url, allow_private=settings.webhook_allow_private)
     except DomainError as exc:
         host = exc.params.get("host", "")
-        return Outcome(None, {"webhook_url_private": f"refused: {host} is not a public address",
-                              "webhook_host_unknown": f"{host} could not be found"}.get(exc.code, "refused: not an http(s) address"))
-    headers = {"Content-Type": "application/json", "User-Agent": USER_AGENT,
-               "X-Hideout-Signature": rules.signature(claimed.secret, claimed.body),
-               "X-Hideout-Delivery": str(claimed.delivery.id), "X-Hideout-Event": claimed.delivery.kind}
+        return Outcome(
+            None,
+            {
+                "webhook_url_private": f"refused: {host} is not a public address",
+                "webhook_host_unknown": f"{host} could not be found",
+            }.get(exc.code, "refused: not an http(s) address"),
+        )
+    headers = {
+        "Content-Type": "application/json",
+        "User-Agent": USER_AGENT,
+        **rules.standard_headers(claimed.secret, f"hideout-{claimed.delivery.id}", int(time.time()), claimed.body),
+        "X-Hideout-Signature": rules.signature(claimed.secret, claimed.body),
+        "X-Hideout-Delivery": str(claimed.delivery.id),
+        "X-Hideout-Event": claimed.delivery.kind,
+    }
     url, extensions = claimed.url, {}
     if addresses:
         # To the address just checked, not to whatever a second lookup inside httpx says.
@@ -116,7 +147,7 @@ def _post(client: httpx.Client, claimed: Claimed, settings: Settings) -> Outcome
         # Streamed and never read: a receiver's answer is its status alone, however long its body.
         with client.stream("POST", url, content=claimed.body, headers=headers, extensions=extensions) as response:
             status = response.status_code
-    except Exception as exc:  # whatever went wrong is this hook's last error, never the sender's end
+    except Exception as exc:  # noqa: BLE001 — whatever went wrong is this hook's last error, never the sender's end
         return Outcome(None, f"{type(exc).__name__}: {exc}"[:300])
     if rules.succeeded(status):
         return Outcome(status, None)
@@ -127,12 +158,22 @@ def _post(client: httpx.Client, claimed: Claimed, settings: Settings) -> Outcome
 
 
 def _due(engine, now: datetime, limit: int) -> list[int]:
-    """The oldest undelivered entry of each hook, where it is due."""
-    heads = (select(func.min(WebhookDelivery.id)).where(WebhookDelivery.status == "pending")
-             .group_by(WebhookDelivery.webhook_id))
+    return [delivery_id for delivery_id, _campaign, _hook in _heads(engine, now, limit)]
+
+
+def _heads(engine, now: datetime, limit: int) -> list[tuple[int, int, int]]:
+    """The oldest undelivered entry of each hook, where it is due: (id, campaign id, hook id)."""
+    heads = select(func.min(WebhookDelivery.id)).where(WebhookDelivery.status == "pending").group_by(WebhookDelivery.webhook_id)
     with Session(engine) as session:
-        return list(session.exec(select(WebhookDelivery.id).where(WebhookDelivery.id.in_(heads), WebhookDelivery.next_at <= now)
-                                 .order_by(WebhookDelivery.id).limit(limit)).all())
+        return [
+            tuple(r)
+            for r in session.exec(
+                select(WebhookDelivery.id, WebhookDelivery.campaign_id, WebhookDelivery.webhook_id)
+                .where(WebhookDelivery.id.in_(heads), WebhookDelivery.next_at <= now)
+                .order_by(WebhookDelivery.id)
+                .limit(limit)
+            ).all()
+        ]
 
 
 def _claim(engine, settings: Settings, delivery_id: int, now: datetime) -> Claimed | None:
@@ -146,15 +187,22 @@ def _claim(engine, settings: Settings, delivery_id: int, now: datetime) -> Claim
             .join(Webhook, Webhook.id == WebhookDelivery.webhook_id)
             .join(Campaign, Campaign.id == WebhookDelivery.campaign_id)
             .join(User, User.id == Campaign.gm_user_id)
-            .where(WebhookDelivery.id == delivery_id)).first()
+            .where(WebhookDelivery.id == delivery_id)
+        ).first()
         if row is None:
             return None
         delivery, url, secret, campaign, locale = row
         taken = session.execute(
             update(WebhookDelivery)
-            .where(WebhookDelivery.id == delivery.id, WebhookDelivery.campaign_id == delivery.campaign_id,
-                   WebhookDelivery.status == "pending", WebhookDelivery.next_at <= now)
-            .values(next_at=lease).execution_options(synchronize_session=False))
+            .where(
+                WebhookDelivery.id == delivery.id,
+                WebhookDelivery.campaign_id == delivery.campaign_id,
+                WebhookDelivery.status == "pending",
+                WebhookDelivery.next_at <= now,
+            )
+            .values(next_at=lease)
+            .execution_options(synchronize_session=False)
+        )
         if taken.rowcount != 1:
             return None
         return Claimed(delivery, url, secret, body_of(delivery, url, campaign, locale))
@@ -172,42 +220,97 @@ def _record(engine, settings: Settings, now: datetime, results: list[tuple[Claim
             else:
                 values = {"attempts": attempts, "next_at": now + rules.retry_delay(attempts, settings.webhook_retry_seconds)}
             # campaign_id in each WHERE: the change is placed in its campaign (page ETags), not everywhere.
-            session.execute(update(WebhookDelivery).where(WebhookDelivery.id == d.id, WebhookDelivery.campaign_id == d.campaign_id)
-                            .values(**values).execution_options(synchronize_session=False))
-            session.execute(update(Webhook).where(Webhook.id == d.webhook_id, Webhook.campaign_id == d.campaign_id)
-                            .values(last_at=now, last_status=outcome.status, last_error=outcome.error)
-                            .execution_options(synchronize_session=False))
+            session.execute(
+                update(WebhookDelivery)
+                .where(WebhookDelivery.id == d.id, WebhookDelivery.campaign_id == d.campaign_id)
+                .values(**values)
+                .execution_options(synchronize_session=False)
+            )
+            session.execute(
+                update(Webhook)
+                .where(Webhook.id == d.webhook_id, Webhook.campaign_id == d.campaign_id)
+                .values(last_at=now, last_status=outcome.status, last_error=outcome.error)
+                .execution_options(synchronize_session=False)
+            )
             if not outcome.ok:
                 log.info("webhook_failed", webhook_id=d.webhook_id, delivery_id=d.id, attempts=attempts, error=outcome.error)
         # Done deliveries are kept a while (the page counts those given up), then dropped.
         for campaign_id in sorted({c.delivery.campaign_id for c, _outcome in results}):
-            session.execute(delete(WebhookDelivery).where(
-                WebhookDelivery.campaign_id == campaign_id, WebhookDelivery.status != "pending",
-                WebhookDelivery.entry_at < now - KEEP_DONE).execution_options(synchronize_session=False))
+            session.execute(
+                delete(WebhookDelivery)
+                .where(
+                    WebhookDelivery.campaign_id == campaign_id,
+                    WebhookDelivery.status != "pending",
+                    WebhookDelivery.entry_at < now - KEEP_DONE,
+                )
+                .execution_options(synchronize_session=False)
+            )
 
 
-def deliver_due(engine, settings: Settings, *, now: datetime | None = None, client: httpx.Client | None = None,
-                limit: int = 500) -> int:
+def _send_one(engine, settings: Settings, client: httpx.Client, claimed: Claimed, now: datetime | None) -> None:
+    outcome = _post(client, claimed, settings)
+    _record(engine, settings, now or utcnow(), [(claimed, outcome)])
+
+
+class _Sends:
+    """The sends under way: which hook and campaign each is for."""
+
+    def __init__(self, workers: int) -> None:
+        self.pool = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="webhook")
+        self.running: dict[Future, tuple[int, int]] = {}
+
+    def busy(self) -> tuple[set[int], Counter]:
+        return {h for _c, h in self.running.values()}, Counter(c for c, _h in self.running.values())
+
+    def settle(self, timeout: float) -> None:
+        done, _ = wait(list(self.running), timeout=timeout, return_when=FIRST_COMPLETED)
+        for future in done:
+            self.running.pop(future)
+            if future.exception() is not None:  # its delivery is tried again after its lease
+                log.warning("webhook_send_failed", error=str(future.exception()))
+
+
+def deliver_due(
+    engine, settings: Settings, *, now: datetime | None = None, client: httpx.Client | None = None, limit: int = 500
+) -> int:
     """Sends what is due, each hook's news in order, until nothing is due or `limit`
-    deliveries were tried; returns how many were tried. `now`: the tests' clock."""
+    deliveries were tried; returns how many were tried. Sends run side by side, at most
+    PER_CAMPAIGN at once for one campaign and taken round-robin between campaigns, and
+    what falls due meanwhile is looked for every POLL_SECONDS: one campaign's slow
+    receivers hold up nobody else's news. `now`: the tests' clock."""
     own = client is None
-    client = client or httpx.Client(timeout=settings.webhook_timeout_seconds, follow_redirects=False)
-    tried = 0
+    client = client or httpx.Client(
+        timeout=settings.webhook_timeout_seconds, follow_redirects=False, limits=httpx.Limits(max_connections=WORKERS)
+    )
+    sends, tried, last_campaign = _Sends(WORKERS), 0, None
     try:
-        while tried < limit:
-            due = _due(engine, now or utcnow(), limit - tried)
-            if not due:
-                break
-            this_pass = 0
-            for delivery_id in due:
+        while True:
+            busy_hooks, in_flight = sends.busy()
+            free = min(WORKERS - len(sends.running), limit - tried)
+            picked = (
+                rules.fair_pick(
+                    _heads(engine, now or utcnow(), 1000),
+                    busy_hooks=busy_hooks,
+                    in_flight=dict(in_flight),
+                    per_campaign=PER_CAMPAIGN,
+                    free=free,
+                    last_campaign=last_campaign,
+                )
+                if free > 0
+                else []
+            )
+            for delivery_id in picked:
                 claimed = _claim(engine, settings, delivery_id, now or utcnow())
-                if claimed is not None:
-                    _record(engine, settings, now or utcnow(), [(claimed, _post(client, claimed, settings))])
-                    this_pass += 1
-            if not this_pass:
-                break  # every due one was taken by another sender
-            tried += this_pass
+                if claimed is None:
+                    continue  # another sender has it
+                future = sends.pool.submit(_send_one, engine, settings, client, claimed, now)
+                sends.running[future] = (claimed.delivery.campaign_id, claimed.delivery.webhook_id)
+                last_campaign, tried = claimed.delivery.campaign_id, tried + 1
+            if not sends.running:
+                break
+            sends.settle(POLL_SECONDS)
     finally:
+        sends.pool.shutdown(wait=True)
         if own:
             client.close()
     return tried
@@ -225,15 +328,10 @@ async def run(app) -> None:
         while True:
             try:
                 await asyncio.to_thread(deliver_due, app.state.engine, settings)
-            except Exception as exc:  # the database went away: try again at the next poll
+            except Exception as exc:  # noqa: BLE001 — the database went away: try again at the next poll
                 log.warning("webhook_sender_failed", error=str(exc))
-            try:
+            with contextlib.suppress(TimeoutError):
                 await asyncio.wait_for(woken.wait(), settings.webhook_poll_seconds)
-            except TimeoutError:
-                pass
             woken.clear()
     finally:
         _waker = None
-
-
-background.add_job(run)

@@ -4,9 +4,9 @@ every new chronicle entry becomes a delivery for each hook that wants its catego
 Only the chronicle feeds them: it is the campaign's public news (R11.1), which the secrecy
 matrix proves holds no secret, so orders and alliances before Battles, transfers and letters
 never reach a hook — they never reach the chronicle."""
+
 from __future__ import annotations
 
-import secrets
 import socket
 from dataclasses import dataclass
 from datetime import datetime
@@ -16,7 +16,6 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign
-from app.chronicle import service as chronicle
 from app.chronicle.models import ChronicleEntry
 from app.core.db import utcnow
 from app.core.errors import DomainError
@@ -90,13 +89,29 @@ def views(session: Session, campaign_id: int) -> list[HookView]:
     hooks = list(session.exec(select(Webhook).where(Webhook.campaign_id == campaign_id).order_by(Webhook.id)).all())
     if not hooks:
         return []
-    counts = {(hid, status): n for hid, status, n in session.exec(
-        select(WebhookDelivery.webhook_id, WebhookDelivery.status, func.count())
-        .where(WebhookDelivery.campaign_id == campaign_id, WebhookDelivery.status.in_(("pending", "failed")))
-        .group_by(WebhookDelivery.webhook_id, WebhookDelivery.status)).all()}
-    return [HookView(id=h.id, url=h.url, kinds=list(h.kinds), discord=rules.is_discord(h.url), created_at=h.created_at,
-                     last_at=h.last_at, last_status=h.last_status, last_error=h.last_error,
-                     pending=counts.get((h.id, "pending"), 0), failed=counts.get((h.id, "failed"), 0)) for h in hooks]
+    counts = {
+        (hid, status): n
+        for hid, status, n in session.exec(
+            select(WebhookDelivery.webhook_id, WebhookDelivery.status, func.count())
+            .where(WebhookDelivery.campaign_id == campaign_id, WebhookDelivery.status.in_(("pending", "failed")))
+            .group_by(WebhookDelivery.webhook_id, WebhookDelivery.status)
+        ).all()
+    }
+    return [
+        HookView(
+            id=h.id,
+            url=h.url,
+            kinds=list(h.kinds),
+            discord=rules.is_discord(h.url),
+            created_at=h.created_at,
+            last_at=h.last_at,
+            last_status=h.last_status,
+            last_error=h.last_error,
+            pending=counts.get((h.id, "pending"), 0),
+            failed=counts.get((h.id, "failed"), 0),
+        )
+        for h in hooks
+    ]
 
 
 def hooks(session: Session, *, actor: User, campaign_id: int) -> list[HookView]:
@@ -104,8 +119,17 @@ def hooks(session: Session, *, actor: User, campaign_id: int) -> list[HookView]:
     return views(session, campaign_id)
 
 
-def add(session: Session, *, actor: User, campaign_id: int, url: str, secret: str | None, kinds: list[str],
-        allow_private: bool, resolve=None) -> HookView:
+def add(
+    session: Session,
+    *,
+    actor: User,
+    campaign_id: int,
+    url: str,
+    secret: str | None,
+    kinds: list[str],
+    allow_private: bool,
+    resolve=None,
+) -> HookView:
     viewer = _gm_viewer(session, actor, campaign_id, lock=True)
     require_writable(viewer)
     count = session.exec(select(func.count()).select_from(Webhook).where(Webhook.campaign_id == campaign_id)).one()
@@ -113,13 +137,27 @@ def add(session: Session, *, actor: User, campaign_id: int, url: str, secret: st
         raise DomainError("webhook_too_many", max=rules.MAX_HOOKS)
     check_address(url, allow_private=allow_private, resolve=resolve)
     # Without a secret (a Discord channel checks none) deliveries are still signed, with one made up here.
-    hook = Webhook(campaign_id=campaign_id, url=url, secret=secret or secrets.token_urlsafe(32),
-                   kinds=[k for k in rules.CATEGORIES if k in set(kinds)])
+    hook = Webhook(
+        campaign_id=campaign_id,
+        url=url,
+        secret=secret or rules.new_secret(),
+        kinds=[k for k in rules.CATEGORIES if k in set(kinds)],
+    )
     session.add(hook)
     session.flush()
     session.info.pop(CACHE, None)
-    return HookView(id=hook.id, url=hook.url, kinds=hook.kinds, discord=rules.is_discord(hook.url), created_at=hook.created_at,
-                    last_at=None, last_status=None, last_error=None, pending=0, failed=0)
+    return HookView(
+        id=hook.id,
+        url=hook.url,
+        kinds=hook.kinds,
+        discord=rules.is_discord(hook.url),
+        created_at=hook.created_at,
+        last_at=None,
+        last_status=None,
+        last_error=None,
+        pending=0,
+        failed=0,
+    )
 
 
 def remove(session: Session, *, actor: User, campaign_id: int, hook_id: int) -> Webhook:
@@ -141,8 +179,12 @@ def remove(session: Session, *, actor: User, campaign_id: int, hook_id: int) -> 
 def _hooks_of(session: Session, campaign_id: int) -> list[tuple[int, list[str]]]:
     cache = session.info.setdefault(CACHE, {})
     if campaign_id not in cache:
-        cache[campaign_id] = [(hid, list(kinds or [])) for hid, kinds in session.exec(
-            select(Webhook.id, Webhook.kinds).where(Webhook.campaign_id == campaign_id).order_by(Webhook.id)).all()]
+        cache[campaign_id] = [
+            (hid, list(kinds or []))
+            for hid, kinds in session.exec(
+                select(Webhook.id, Webhook.kinds).where(Webhook.campaign_id == campaign_id).order_by(Webhook.id)
+            ).all()
+        ]
     return cache[campaign_id]
 
 
@@ -160,13 +202,22 @@ def on_entries(session: Session, campaign: Campaign, entries: list[ChronicleEntr
         category = rules.category_of(entry.kind)
         for hook_id, kinds in hooks_:
             if rules.wanted(kinds, category):
-                rows.append({"webhook_id": hook_id, "campaign_id": campaign.id, "kind": entry.kind, "category": category,
-                             "round": entry.round, "phase": entry.phase, "params": dict(entry.params or {}),
-                             "entry_at": entry.created_at or now, "status": "pending", "attempts": 0, "next_at": now})
+                rows.append(
+                    {
+                        "webhook_id": hook_id,
+                        "campaign_id": campaign.id,
+                        "kind": entry.kind,
+                        "category": category,
+                        "round": entry.round,
+                        "phase": entry.phase,
+                        "params": dict(entry.params or {}),
+                        "entry_at": entry.created_at or now,
+                        "status": "pending",
+                        "attempts": 0,
+                        "next_at": now,
+                    }
+                )
     if rows:
         with session.no_autoflush:
             session.execute(insert(WebhookDelivery), rows)
         session.info[NUDGE] = True
-
-
-chronicle.add_listener(on_entries)

@@ -1,0 +1,155 @@
+"""Reading the round's battles and arrivals: public to the campaign's members (R6.5), with
+what each viewer has to do about their results (R6.8)."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy.orm import defer
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.battles import rules
+from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband
+from app.campaigns.models import Campaign
+from app.core.errors import DomainError
+from app.core.pagination import Page, paginate
+from app.visibility import Viewer, viewer_for
+from app.warbands.models import Warband
+
+# Participants report, confirm and dispute in Battles; the GM resolves or corrects in Battles
+# and Settlement; from Twilight on results are closed (R6.8, R7.2).
+PLAYER_RESULT_PHASES = ("battles",)
+# A battle's result is final once confirmed by the other sides or resolved by the GM.
+DECIDED_RESULTS = ("confirmed", "resolved")
+GM_RESULT_PHASES = ("battles", "settlement")
+
+
+@dataclass(frozen=True)
+class SideFigures:
+    """V10: a side's total points and its Underdog (bonus-model points, dice)."""
+
+    points: int
+    underdog_dice: int
+    bonus_points: int
+
+
+@dataclass
+class BattleView:
+    battle: Battle
+    warbands: list[BattleWarband]
+    confirmations: set[int] = field(default_factory=set)
+
+    @property
+    def participants(self) -> list[int]:
+        return sorted({w.player_id for w in self.warbands})
+
+    def sides(self) -> list[list[BattleWarband]]:
+        grouped: dict[int, list[BattleWarband]] = defaultdict(list)
+        for w in self.warbands:
+            grouped[w.side].append(w)
+        return [grouped[k] for k in sorted(grouped)]
+
+    @staticmethod
+    def side_figures(side: list[BattleWarband]) -> SideFigures:
+        """Fixed when announced: each warband of a side carries the side's Underdog."""
+        return SideFigures(sum(w.points for w in side), side[0].underdog_dice, side[0].bonus_points)
+
+    @property
+    def side_of(self) -> dict[int, int]:
+        return {w.player_id: w.side for w in self.warbands}
+
+    def asked_to_confirm(self) -> set[int]:
+        """R6.8: who may confirm the entered result now (none unless one is entered)."""
+        if self.battle.status != "reported":
+            return set()
+        return rules.asked_to_confirm(self.side_of, self.battle.reported_by_player_id, self.confirmations)
+
+
+def battles_of(
+    session: Session,
+    campaign: Campaign,
+    round_: int | None = None,
+    battle_ids: list[int] | None = None,
+    player_id: int | None = None,
+    rosters: bool = True,
+) -> list[BattleView]:
+    """Battles of a round with their warbands and confirmations (three statements); with
+    `player_id`, only the battles that player fights; `rosters=False` leaves the warbands'
+    rosters unread (a to-do list needs who fights, not with what; reading one then raises)."""
+    query = select(Battle).where(Battle.campaign_id == campaign.id)
+    if player_id is not None:
+        query = query.where(Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == player_id)))
+    if battle_ids is not None:
+        query = query.where(Battle.id.in_(battle_ids))
+    else:
+        query = query.where(Battle.round == (campaign.round if round_ is None else round_))
+    battles = list(session.exec(query.order_by(Battle.id)).all())
+    ids = [b.id for b in battles]
+    warbands: dict[int, list[BattleWarband]] = defaultdict(list)
+    confirmations: dict[int, set[int]] = defaultdict(set)
+    if ids:
+        query = select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)
+        if not rosters:
+            query = query.options(defer(BattleWarband.roster, raiseload=True))
+        for w in session.exec(query).all():
+            warbands[w.battle_id].append(w)
+        for c in session.exec(select(BattleConfirmation).where(BattleConfirmation.battle_id.in_(ids))).all():
+            confirmations[c.battle_id].add(c.player_id)
+    return [BattleView(b, warbands[b.id], confirmations[b.id]) for b in battles]
+
+
+def battle_page(session: Session, campaign: Campaign, round_: int | None, *, page: int, per_page: int) -> Page:
+    """One page of a round's battles, sliced in the database (public to members, R6.5)."""
+    query = select(Battle.id).where(
+        Battle.campaign_id == campaign.id, Battle.round == (campaign.round if round_ is None else round_)
+    )
+    ids = paginate(session, query.order_by(Battle.id), page=page, per_page=per_page)
+    ids.items = battles_of(session, campaign, battle_ids=list(ids.items)) if ids.items else []
+    return ids
+
+
+def battle(session: Session, *, actor: User, campaign_id: int, battle_id: int) -> tuple[Viewer, BattleView]:
+    """Battles and their rosters are public to the campaign's members (R6.5)."""
+    viewer = viewer_for(session, actor, campaign_id)
+    found = battles_of(session, viewer.campaign, battle_ids=[battle_id])
+    if not found:
+        raise DomainError("not_found")
+    return viewer, found[0]
+
+
+def arrivals_of(session: Session, campaign: Campaign, round_: int | None = None, place_id: int | None = None) -> list[Arrival]:
+    """Warbands that did not fight where they went this round: unopposed or left out (R6.2,
+    R6.4). Public like the battles (orders are public from Battles on)."""
+    query = select(Arrival).where(
+        Arrival.campaign_id == campaign.id, Arrival.round == (campaign.round if round_ is None else round_)
+    )
+    if place_id is not None:
+        query = query.where(Arrival.place_id == place_id)
+    return list(session.exec(query.order_by(Arrival.place_id, Arrival.id)).all())
+
+
+def warband_names(session: Session, arrivals: list[Arrival]) -> dict[int, str]:
+    """Names of the arrivals' warbands, in one statement."""
+    ids = sorted({a.warband_id for a in arrivals})
+    return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
+
+
+def waiting_for(
+    views: list[BattleView], player_id: int | None, is_gm: bool, phase: str | None = "battles"
+) -> list[tuple[str, BattleView]]:
+    """What a viewer should do about the round's battles: report, confirm (a player of a side
+    the entered result waits for, never the reporter's side, R6.8), or resolve — each only
+    while its phase allows it."""
+    todo = []
+    for v in views:
+        status = v.battle.status
+        if is_gm and status == "disputed" and phase in GM_RESULT_PHASES:
+            todo.append(("resolve", v))
+        elif player_id in v.participants and phase in PLAYER_RESULT_PHASES:
+            if status == "announced":
+                todo.append(("report", v))
+            elif player_id in v.asked_to_confirm():
+                todo.append(("confirm", v))
+    return todo

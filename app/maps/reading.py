@@ -1,0 +1,126 @@
+"""The map as a viewer sees it (R2, R9.7): the frame (which map, its image and size) and the
+places on it with owners, hideouts and paths — read by the map page, the API, the club screen
+and the map through time. Split from app/maps/service.py, whose use cases change the map."""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+from sqlmodel import Session, select
+
+from app.accounts.models import User
+from app.campaigns.models import Campaign, Player
+from app.core.errors import DomainError
+from app.maps import rules
+from app.maps.models import Hideout, Path, Place
+from app.maps.service import map_height, place_of
+from app.visibility import Viewer
+
+
+@dataclass
+class MapView:
+    campaign: Campaign
+    place: Place | None  # None for the top map
+    breadcrumbs: list[Place]
+    places: list  # rows of PLACE_COLUMNS
+    paths: list  # rows of id, from_place_id, to_place_id, one_way
+    owners: dict[int, tuple[str, int]] = field(default_factory=dict)  # player id -> (nickname, colour)
+    hideouts: set[int] = field(default_factory=set)
+    events: dict[int, list] = field(default_factory=dict)  # place id -> its active events
+
+    @property
+    def image(self) -> tuple[str, int, int] | None:
+        holder = self.place or self.campaign
+        if holder.map_image:
+            return holder.map_image, holder.map_width or 1000, holder.map_height or 700
+        return None
+
+    @property
+    def height(self) -> int:
+        """SVG units: the map is 1000 wide and keeps its image's proportions."""
+        return map_height(self.place or self.campaign)
+
+
+PLACE_COLUMNS = (
+    Place.id,
+    Place.name,
+    Place.description,
+    Place.income,
+    Place.hideout_slot,
+    Place.x,
+    Place.y,
+    Place.parent_id,
+    Place.has_map,
+    Place.entry,
+    Place.owner_player_id,
+)
+
+
+def map_frame(session: Session, viewer: Viewer, of: int | None) -> MapView:
+    """The map's own place and its breadcrumbs, without what stands on it (a cached drawing
+    needs only these)."""
+    campaign = viewer.campaign
+    place = None
+    crumbs: list[Place] = []
+    if of is not None:
+        place = place_of(session, campaign.id, of)
+        if not place.has_map:
+            raise DomainError("not_found")
+        node: Place | None = place
+        while node is not None and node not in crumbs and len(crumbs) < rules.MAX_DEPTH:  # bounded whatever the rows say
+            crumbs.insert(0, node)
+            node = session.get(Place, node.parent_id) if node.parent_id else None
+    return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=[], paths=[])
+
+
+def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
+    """Everything one map shows, in a fixed number of statements; `events` (place id -> its
+    active events) comes from the events domain, which maps does not import."""
+    view = map_frame(session, viewer, of)
+    campaign = viewer.campaign
+    # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
+    on_map = list(
+        session.exec(
+            select(*PLACE_COLUMNS)
+            .where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
+            .order_by(Place.id)
+        ).all()
+    )
+    map_paths = (
+        list(
+            session.exec(
+                select(Path.id, Path.from_place_id, Path.to_place_id, Path.one_way)
+                .join(Place, Place.id == Path.from_place_id)
+                .where(Path.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
+                .order_by(Path.id)
+            ).all()
+        )
+        if on_map
+        else []
+    )
+    ids = [p.id for p in on_map]
+    players = session.exec(
+        select(Player.id, User.nickname)
+        .join(User, User.id == Player.user_id)
+        .where(Player.campaign_id == campaign.id)
+        .order_by(Player.id)
+    ).all()
+    view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
+    view.hideouts = (
+        set(
+            session.exec(
+                select(Hideout.place_id)
+                .join(Place, Place.id == Hideout.place_id)
+                .where(Hideout.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
+            ).all()
+        )
+        if ids
+        else set()
+    )
+    view.places, view.paths, view.events = on_map, map_paths, events or {}
+    return view
+
+
+def hideout_holders(session: Session, campaign_id: int) -> dict[int, int]:
+    """Place id -> the player whose hideout it is (public, R9.8), in one statement."""
+    return dict(session.exec(select(Hideout.place_id, Hideout.player_id).where(Hideout.campaign_id == campaign_id)).all())

@@ -1,0 +1,130 @@
+"""The players page's parts for people who come and go (issue 36): the game masters' section
+(R12.8) and away rounds (R12.11). Each form acts once and says what it did (PRG)."""
+
+from __future__ import annotations
+
+from functools import partial
+
+from fastapi import APIRouter
+
+from app.campaigns.deps import CampaignPage
+from app.campaigns.pages import players_page
+from app.core.errors import N_
+from app.core.forms import typed, validate
+from app.core.page_actions import page_action
+from app.core.types import PathId
+from app.people import service
+from app.people.schemas import AwayIn, NicknameForm
+
+router = APIRouter()
+LABELS = {"nickname": N_("Nickname"), "from_round": N_("From round"), "to_round": N_("To round")}
+CONFIRM_REMOVE = (
+    N_("Remove %(nickname)s as game master?"),
+    N_("%(nickname)s no longer runs this campaign and loses access to it at once."),
+    N_("Remove"),
+)
+
+
+def _players(cid: int) -> str:
+    return f"/campaigns/{cid}/players"
+
+
+@router.post("/campaigns/{cid}/game-masters")
+def add_game_master(page: CampaignPage):
+    data = typed(page.form, "nickname")
+    body, errors = validate(page.request, NicknameForm, data, LABELS)
+    if errors:
+        return players_page(page, status_code=422, gm_errors=errors, gm_nickname=data.get("nickname", ""))
+    return page_action(
+        page,
+        lambda: service.add_game_master(page.session, actor=page.user, campaign_id=page.cid, nickname=body.nickname),
+        again=partial(players_page, page, gm_nickname=body.nickname),
+        fields=dict.fromkeys(("user_unknown", "already_gm", "player_cannot_be_gm"), ("gm_nickname", LABELS["nickname"])),
+        done=lambda row: page.redirect(_players(page.cid), N_("%(nickname)s is now a game master."), nickname=row.nickname),
+    )
+
+
+@router.post("/campaigns/{cid}/game-masters/{user_id}/remove")
+def remove_game_master(user_id: PathId, page: CampaignPage):
+    def ask(nickname: str):
+        return page.ask(CONFIRM_REMOVE, cancel=_players(page.cid), tab="players", danger=True, nickname=nickname)
+
+    def done(nickname: str):
+        if user_id == page.user.id:
+            return page.redirect("/", N_("You are no longer a game master of this campaign."))
+        return page.redirect(_players(page.cid), N_("%(nickname)s is no longer a game master."), nickname=nickname)
+
+    return page_action(
+        page,
+        lambda: service.remove_game_master(page.session, actor=page.user, campaign_id=page.cid, user_id=user_id),
+        again=partial(players_page, page),
+        ask=ask,
+        done=done,
+    )
+
+
+@router.post("/campaigns/{cid}/players/{pid}/away")
+def mark_away(pid: PathId, page: CampaignPage):
+    data = typed(page.form, "from_round", "to_round")
+    body, errors = validate(page.request, AwayIn, data, LABELS)
+    if errors:
+        return players_page(page, status_code=422, away_errors={pid: " ".join(errors.values())})
+
+    def done(away):
+        return page.redirect(
+            _players(page.cid), N_("Away from round %(first)s to round %(last)s."), first=away.from_round, last=away.to_round
+        )
+
+    return page_action(
+        page,
+        lambda: service.mark_away(
+            page.session, actor=page.user, campaign_id=page.cid, player_id=pid, from_round=body.from_round, to_round=body.to_round
+        ),
+        again=partial(players_page, page),
+        done=done,
+    )
+
+
+@router.post("/campaigns/{cid}/players/{pid}/away/clear")
+def clear_away(pid: PathId, page: CampaignPage):
+    return page_action(
+        page,
+        lambda: service.clear_away(page.session, actor=page.user, campaign_id=page.cid, player_id=pid),
+        again=partial(players_page, page),
+        done=lambda _cleared: page.redirect(_players(page.cid), N_("No longer away.")),
+    )
+
+
+CONFIRM_HANDOVER = (
+    N_("Hand %(previous)s's seat to %(nickname)s?"),
+    N_("%(nickname)s takes the company, gold, warbands, places and letters; %(previous)s loses them at once."),
+    N_("Hand the seat over"),
+)
+
+
+@router.post("/campaigns/{cid}/players/{pid}/handover")
+def handover(pid: PathId, page: CampaignPage):
+    data = typed(page.form, "nickname")
+    body, errors = validate(page.request, NicknameForm, data, LABELS)
+    if errors:
+        return players_page(page, status_code=422, handover_errors={pid: " ".join(errors.values())})
+
+    def ask(names: tuple[str, str]):
+        previous, nickname = names
+        return page.ask(
+            CONFIRM_HANDOVER, cancel=_players(page.cid), tab="players", danger=True, previous=previous, nickname=nickname
+        )
+
+    def done(names: tuple[str, str]):
+        previous, nickname = names
+        return page.redirect(
+            _players(page.cid), N_("%(nickname)s now holds %(previous)s's seat."), previous=previous, nickname=nickname
+        )
+
+    return page_action(
+        page,
+        lambda: service.handover(page.session, actor=page.user, campaign_id=page.cid, player_id=pid, nickname=body.nickname),
+        again=partial(players_page, page),
+        ask=ask,
+        done=done,
+    )
