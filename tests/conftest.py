@@ -1,5 +1,6 @@
 """Shared fixtures: a real database built by the Alembic migrations, the real app over
 httpx, each test isolated by emptying every table afterwards."""
+
 from __future__ import annotations
 
 import os
@@ -16,6 +17,9 @@ from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
 from app.models import metadata
+from app.wiring import wire
+
+wire()  # the same composition as the server and every CLI command (app/wiring.py)
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 
@@ -90,8 +94,16 @@ def _empty_postgres_script(conn) -> str:
     same in ~200 ms a test (new files for 42 tables); DELETE on a test's few rows takes ~4."""
     url = str(conn.engine.url)
     if url not in _EMPTY_SCRIPTS:
-        sequences = conn.execute(text("SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
-                                      "FROM pg_sequences WHERE schemaname = 'public'")).scalars().all()
+        sequences = (
+            conn.execute(
+                text(
+                    "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
+                    "FROM pg_sequences WHERE schemaname = 'public'"
+                )
+            )
+            .scalars()
+            .all()
+        )
         script = "; ".join(f'DELETE FROM "{t.name}"' for t in reversed(metadata.sorted_tables))
         if sequences:
             script += "; SELECT " + ", ".join(f"setval('{s}', 1, false)" for s in sequences)

@@ -2,6 +2,7 @@
 a database before and after a downgrade): tables, columns with their types, nullability and
 server defaults, primary keys, foreign keys, unique constraints, indexes and CHECK
 constraints."""
+
 from __future__ import annotations
 
 import re
@@ -46,7 +47,9 @@ def snapshot(conn: Connection, *, defaults: bool = True) -> dict:
         }
         foreign_keys = {
             fk["name"]: (
-                tuple(fk["constrained_columns"]), fk["referred_table"], tuple(fk["referred_columns"]),
+                tuple(fk["constrained_columns"]),
+                fk["referred_table"],
+                tuple(fk["referred_columns"]),
                 (fk.get("options") or {}).get("ondelete"),
             )
             for fk in insp.get_foreign_keys(name)
@@ -110,7 +113,7 @@ def scratch_database(url: str):
 
 def _engine(url: str) -> Engine:
     if url.startswith("postgresql://"):
-        url = "postgresql+psycopg://" + url[len("postgresql://"):]
+        url = "postgresql+psycopg://" + url[len("postgresql://") :]
     return create_engine(url)
 
 

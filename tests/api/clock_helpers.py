@@ -1,10 +1,12 @@
 """A battle in Battles whose clock the tests run (issue 18)."""
-from tests.api.test_battles_api import battles, fight, setup
+
+from tests.builders.battles import battles, campaign_with_warbands
+from tests.builders.rounds import fight
 
 
 def clock_battle(client, n_players: int = 2):
     """(gm, cid, players, battle): every player's warband at one place, one battle announced."""
-    gm, cid, players, places = setup(client, n_players)
+    gm, cid, players, places = campaign_with_warbands(client, n_players)
     fight(client, gm, cid, players, place_id=places[-1]["id"])
     found = battles(client, cid, gm)
     assert len(found) == 1, found
@@ -28,7 +30,7 @@ def sides(battle: dict) -> list[int]:
 def clock_battle_with_onlooker(client):
     """(gm, cid, players, battle): players 0 and 1 fight at one place; player 2 is a member
     whose warband stays home, so it may read the clock but not run it."""
-    gm, cid, players, places = setup(client, 3)
+    gm, cid, players, places = campaign_with_warbands(client, 3)
     fight(client, gm, cid, players[:2], place_id=places[-1]["id"])
     found = battles(client, cid, gm)
     assert len(found) == 1 and len(found[0]["sides"]) == 2, found

@@ -1,9 +1,9 @@
 """Shared API fixtures: a running campaign where anna has an Orc band and borys two Basileans."""
+
 import pytest
 
-from tests.helpers import buy, running_campaign
-
-ORC_BAND = ("orcs.krusher", "orcs.ax", "orcs.ax", "orcs.ax")  # 34 + 3 × 12 = 70 points
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import ORC_BAND, buy
 
 
 @pytest.fixture

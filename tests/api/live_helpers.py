@@ -1,5 +1,6 @@
 """Live stream helpers (R11.4): the app served by a real uvicorn in a thread (a stream never
 ends, so it needs a real server), and a listener that reads a stream in the background."""
+
 from __future__ import annotations
 
 import contextlib
@@ -26,8 +27,11 @@ def free_port() -> int:
 def stream_server(app):
     """Base URL of the session's app, served by uvicorn in a thread (same database)."""
     port = free_port()
-    server = uvicorn.Server(uvicorn.Config(app, host="127.0.0.1", port=port, log_level="warning", lifespan="off",
-                                           access_log=False, timeout_graceful_shutdown=2))
+    server = uvicorn.Server(
+        uvicorn.Config(
+            app, host="127.0.0.1", port=port, log_level="warning", lifespan="off", access_log=False, timeout_graceful_shutdown=2
+        )
+    )
     thread = threading.Thread(target=server.run, daemon=True)
     thread.start()
     deadline = time.monotonic() + 15

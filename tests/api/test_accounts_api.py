@@ -1,8 +1,10 @@
 """Accounts over the API: registration, tokens, throttled logins, errors (R11.3, R11.5)."""
-from app.accounts.models import ApiToken, User
+
 from sqlmodel import Session, func, select
 
-from tests.helpers import PASSWORD, error_code, register, token_headers, user
+from app.accounts.models import ApiToken, User
+from tests.builders.accounts import PASSWORD, register, token_headers, user
+from tests.builders.responses import error_code
 
 
 def test_register_and_me(client):
@@ -108,8 +110,15 @@ def test_api_refuses_cookie_writes_without_csrf(client, make_client):
 
 def test_openapi_describes_the_routes_and_docs_are_served(client):
     spec = client.get("/api/v1/openapi.json").json()
-    for path in ("/api/v1/users", "/api/v1/auth/tokens", "/api/v1/me", "/api/v1/campaigns/{cid}/phase",
-                 "/api/v1/campaigns/{cid}/end-round", "/api/v1/campaigns/{cid}/chronicle", "/api/v1/campaigns/{cid}/places/{pid}"):
+    for path in (
+        "/api/v1/users",
+        "/api/v1/auth/tokens",
+        "/api/v1/me",
+        "/api/v1/campaigns/{cid}/phase",
+        "/api/v1/campaigns/{cid}/end-round",
+        "/api/v1/campaigns/{cid}/chronicle",
+        "/api/v1/campaigns/{cid}/places/{pid}",
+    ):
         assert path in spec["paths"], path
     # Issue 20: a lost database answers 503 with the error body, and the contract says so.
     answers = spec["paths"]["/api/v1/campaigns/{cid}/phase"]["post"]["responses"]

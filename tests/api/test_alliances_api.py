@@ -2,13 +2,17 @@
 round in Preparation or Orders, the initiator paying on creation and each ally on accepting,
 declining free, withdrawing losing the fee, guild members kept out, secret to everybody else
 (the GM too) until Battles and in the chronicle from then on, lapsing at End round."""
+
 from __future__ import annotations
 
 from sqlmodel import Session
 
 from app.gold.service import balance_matches_ledger
-from tests.api.guild_helpers import ALLIANCE_FEE as FEE, START, guild_campaign
-from tests.helpers import error_code, force_phase, user
+from tests.builders.accounts import user
+from tests.builders.guilds import ALLIANCE_FEE as FEE
+from tests.builders.guilds import START, guild_campaign
+from tests.builders.responses import error_code
+from tests.builders.rounds import force_phase
 
 
 def _ids(alliances: list[dict]) -> list[int]:
@@ -19,8 +23,14 @@ def test_r8_7_the_initiator_pays_on_creation_and_only_members_and_invitees_see_i
     g = guild_campaign(client, 4)
     ev = g.event(4, "Bridge")
     a = g.ally(0, ev, 1, 2)
-    assert (a["event_id"], a["round"], a["initiator_player_id"], a["member_player_ids"], a["invited_player_ids"], a["status"]) == (
-        ev, 1, g.pid(0), [g.pid(0)], sorted([g.pid(1), g.pid(2)]), "active")
+    assert (
+        a["event_id"],
+        a["round"],
+        a["initiator_player_id"],
+        a["member_player_ids"],
+        a["invited_player_ids"],
+        a["status"],
+    ) == (ev, 1, g.pid(0), [g.pid(0)], sorted([g.pid(1), g.pid(2)]), "active")
     assert g.entries(0, "alliance_fee") == [(-FEE, "Bridge")]
     assert g.balances() == [START - FEE, START, START, START]  # invitations are free
     # R8.8: until Battles only its members and invitees see it — not the GM, not another player.
@@ -62,7 +72,10 @@ def test_r8_7_an_ally_who_cannot_pay_is_refused_and_the_invitation_waits(client)
     g = guild_campaign(client, 2)
     ev = g.event(2, "Bridge")
     aid = g.ally(0, ev, 1)["id"]
-    assert g.post("gm", "/ledger/adjustments", {"player_id": g.pid(1), "amount": FEE - 1 - START, "reason": "Poor"}).status_code == 201
+    assert (
+        g.post("gm", "/ledger/adjustments", {"player_id": g.pid(1), "amount": FEE - 1 - START, "reason": "Poor"}).status_code
+        == 201
+    )
     before = g.state()
     g.refused(g.post(1, f"/alliances/{aid}/accept"), 409, "not_enough_gold", before)
     assert g.alliances(1)[0]["invited_player_ids"] == [g.pid(1)]
@@ -100,7 +113,9 @@ def test_r8_7_an_alliance_is_made_in_preparation_or_orders_for_an_active_event_o
     bridge, ford, gone = g.event(3, "Bridge"), g.event(4, "Ford"), g.event(4, "Gone")
     assert g.client.delete(g.url(f"/events/{gone}"), headers=g.gm).status_code == 200  # the GM ended it
     before = g.state()
-    g.refused(g.post(0, "/alliances", {"event_id": gone, "invite_player_ids": [g.pid(1)]}), 409, "alliance_event_inactive", before)
+    g.refused(
+        g.post(0, "/alliances", {"event_id": gone, "invite_player_ids": [g.pid(1)]}), 409, "alliance_event_inactive", before
+    )
     g.refused(g.post(0, "/alliances", {"event_id": 99999, "invite_player_ids": [g.pid(1)]}), 404, "not_found", before)
     g.refused(g.post(0, "/alliances", {"event_id": bridge, "invite_player_ids": [g.pid(0)]}), 422, "alliance_invite_self", before)
     g.refused(g.post(0, "/alliances", {"event_id": bridge, "invite_player_ids": [g.pid(1), 99999]}), 404, "not_found", before)
@@ -108,7 +123,9 @@ def test_r8_7_an_alliance_is_made_in_preparation_or_orders_for_an_active_event_o
     g.refused(g.post("gm", "/alliances", {"event_id": bridge, "invite_player_ids": [g.pid(1)]}), 403, "not_a_player", before)
     g.ally(0, bridge, 1)  # Preparation
     before = g.state()
-    g.refused(g.post(0, "/alliances", {"event_id": bridge, "invite_player_ids": [g.pid(2)]}), 409, "alliance_already_at_event", before)
+    g.refused(
+        g.post(0, "/alliances", {"event_id": bridge, "invite_player_ids": [g.pid(2)]}), 409, "alliance_already_at_event", before
+    )
     g.phase("orders")
     g.ally(0, ford, 2)  # Orders; another event
     for phase in ("battles", "settlement", "twilight"):
@@ -129,7 +146,9 @@ def test_r8_7_an_alliance_for_an_event_of_another_round_is_refused(client):
     g.phase("twilight")
     g.end_round()  # the one-round event is over
     before = g.state()
-    g.refused(g.post(0, "/alliances", {"event_id": later, "invite_player_ids": [g.pid(1)]}), 409, "alliance_event_inactive", before)
+    g.refused(
+        g.post(0, "/alliances", {"event_id": later, "invite_player_ids": [g.pid(1)]}), 409, "alliance_event_inactive", before
+    )
 
 
 def test_r8_7_an_initiator_without_the_fee_makes_no_alliance(client):
@@ -222,8 +241,14 @@ def test_r9_3_with_the_module_off_every_alliance_call_is_refused(client):
     g = guild_campaign(client, 2, modules={"mission_alliances": False})
     ev = g.event(2, "Bridge")
     before = g.state()
-    for r in (g.get(0, "/alliances"), g.get("gm", "/alliances"), g.post(0, "/alliances", {"event_id": ev, "invite_player_ids": [g.pid(1)]}),
-              g.post(0, "/alliances/1/accept"), g.post(0, "/alliances/1/decline"), g.post(0, "/alliances/1/withdraw")):
+    for r in (
+        g.get(0, "/alliances"),
+        g.get("gm", "/alliances"),
+        g.post(0, "/alliances", {"event_id": ev, "invite_player_ids": [g.pid(1)]}),
+        g.post(0, "/alliances/1/accept"),
+        g.post(0, "/alliances/1/decline"),
+        g.post(0, "/alliances/1/withdraw"),
+    ):
         assert (r.status_code, error_code(r)) == (409, "module_disabled"), (r.request.url, r.text)
     assert g.state() == before
 

@@ -3,6 +3,7 @@ service stored, `battles.rules.plan_destination` re-derives exactly the battles 
 (who fights whom, in which order) and the warbands it left out, and each battle's scenario
 comes from the same seed. Several warbands at one place with a small battle size, so the
 draw really decides something: storing one seed and drawing with another fails here."""
+
 from __future__ import annotations
 
 import random
@@ -12,21 +13,18 @@ from sqlmodel import Session, select
 
 from app.battles import rules
 from app.battles.models import Arrival, Battle, BattleWarband
-from tests.helpers import add_place, buy, create_campaign, join, to_phase, user, warband
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.rounds import to_phase
 
 
 def _crowded_place(client, n_players: int, modules: dict):
     """`n_players` players, each with one warband sent to the same place without events."""
-    gm = user(client, "gamemaster")
-    cid = create_campaign(client, gm, modules=modules, max_players=n_players)["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(n_players + 1)]
-    players = [join(client, gm, cid, f"player{i}") for i in range(n_players)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"]).status_code == 201
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
-    bands = [warband(client, cid, p, buy(client, cid, p, "orcs.krusher", "orcs.ax", faction="orcs"), f"Band {i}")
-             for i, p in enumerate(players)]
+    gm, cid, players, places = running_campaign(client, n_players, modules=modules, max_players=n_players)
+    bands = [
+        warband(client, cid, p, buy(client, cid, p, "orcs.krusher", "orcs.ax", faction="orcs"), f"Band {i}")
+        for i, p in enumerate(players)
+    ]
     to_phase(client, gm, cid, "orders")
     target = places[-1]["id"]
     for p, band in zip(players, bands):
@@ -74,14 +72,21 @@ def test_r6_4_the_stored_seed_re_derives_exactly_the_announced_split(client, eng
     nobody_allied = lambda a, b: False  # noqa: E731 - no guilds or alliances in this campaign
     again = rules.plan_destination(arrivals, nobody_allied, cap, seed)
 
-    by_battle = [[sorted(r.warband_id for r in rows if r.battle_id == b.id and r.side == side)
-                  for side in sorted({r.side for r in rows if r.battle_id == b.id})] for b in battles]
+    by_battle = [
+        [
+            sorted(r.warband_id for r in rows if r.battle_id == b.id and r.side == side)
+            for side in sorted({r.side for r in rows if r.battle_id == b.id})
+        ]
+        for b in battles
+    ]
     assert _fights(again) == by_battle, "the battles, in the order announced, are the seed's draw"
     assert sorted(a.warband_id for a in again.left_out) == sorted(a.warband_id for a in left)
 
     # Each battle's scenario comes from the same seed and its place in the draw.
-    scenarios = {s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender")
-                 for s in client.app.state.catalog.get().scenarios.values()}
+    scenarios = {
+        s.key: (s.min_warbands, s.max_warbands, s.roles == "attacker_defender")
+        for s in client.app.state.catalog.get().scenarios.values()
+    }
     for index, (battle, fight) in enumerate(zip(battles, again.battles)):
         size = sum(len(side) for side in fight)
         assert rules.choose_scenario(None, False, size, scenarios, random.Random(seed * 1000 + index)).key == battle.scenario

@@ -1,8 +1,11 @@
 """Campaign creation, settings and the Rules data over the API (R1.1, R1.6, R9.1)."""
+
 from sqlmodel import Session, select
 
 from app.campaigns.models import Campaign
-from tests.helpers import create_campaign, error_code, join, running_campaign, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, running_campaign
+from tests.builders.responses import error_code
 
 
 def test_r1_1_create_with_every_field_and_sensible_defaults(client):
@@ -12,11 +15,25 @@ def test_r1_1_create_with_every_field_and_sensible_defaults(client):
     assert minimal["settings"]["starting_gold"] == 400 and minimal["modules"]["paths"] is False
     assert minimal["guild"]["term"] == "guild"
     body = {
-        "name": "Winter of the Lost Crown", "story": "**Snow**", "max_players": 6,
-        "starting_gold": 300, "round_income": 40, "gold_per_point": 2, "sale_loss_percent": 25,
-        "warband_points": 250, "underdog_points_per_die": 20,
-        "modules": {"guilds": False, "mission_alliances": True, "letters": True, "gold_transfers": False,
-                    "multi_band_battles": True, "battle_size_limit": 4, "paths": True, "movement": False},
+        "name": "Winter of the Lost Crown",
+        "story": "**Snow**",
+        "max_players": 6,
+        "starting_gold": 300,
+        "round_income": 40,
+        "gold_per_point": 2,
+        "sale_loss_percent": 25,
+        "warband_points": 250,
+        "underdog_points_per_die": 20,
+        "modules": {
+            "guilds": False,
+            "mission_alliances": True,
+            "letters": True,
+            "gold_transfers": False,
+            "multi_band_battles": True,
+            "battle_size_limit": 4,
+            "paths": True,
+            "movement": False,
+        },
         "guild": {"term": "cartel", "level_cost": 60, "level_income": 12, "max_level": 4, "request_fee": 6, "entry_fee": 11},
         "alliance_fee": 15,
     }
@@ -28,8 +45,17 @@ def test_r1_1_create_with_every_field_and_sensible_defaults(client):
 
 def test_r11_5_create_refuses_bad_settings_with_every_problem(client, engine):
     gm = user(client, "gamemaster")
-    r = client.post("/api/v1/campaigns", json={"name": "", "max_players": 1, "sale_loss_percent": 101,
-                                               "modules": {"battle_size_limit": 2}, "guild": {"term": "mafia"}}, headers=gm)
+    r = client.post(
+        "/api/v1/campaigns",
+        json={
+            "name": "",
+            "max_players": 1,
+            "sale_loss_percent": 101,
+            "modules": {"battle_size_limit": 2},
+            "guild": {"term": "mafia"},
+        },
+        headers=gm,
+    )
     assert r.status_code == 422
     fields = {d["field"] for d in r.json()["error"]["details"]}
     assert {"name", "max_players", "sale_loss_percent", "modules.battle_size_limit", "guild.term"} <= fields
@@ -49,8 +75,7 @@ def test_r1_1_patch_saves_a_draft_step_by_step(client):
 
 def test_r9_1_modules_guild_amounts_and_battle_limit_are_fixed_once_running(client):
     gm, cid, _players, _places = running_campaign(client)
-    for body in ({"modules": {"guilds": False}}, {"modules": {"battle_size_limit": 5}},
-                 {"guild": {"level_cost": 99}}):
+    for body in ({"modules": {"guilds": False}}, {"modules": {"battle_size_limit": 5}}, {"guild": {"level_cost": 99}}):
         r = client.patch(f"/api/v1/campaigns/{cid}", json=body, headers=gm)
         assert r.status_code == 409 and error_code(r) == "settings_locked", body
     after = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()

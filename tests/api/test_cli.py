@@ -1,11 +1,15 @@
 """The `hideout` command: migrate, demo (idempotent), backup, and the secret key guard."""
+
 import sqlite3
 import subprocess
 import sys
+from pathlib import Path
 
 import pytest
 
-from app.core.settings import ROOT, Settings
+from app.core.settings import Settings
+
+ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
 
 def run_cli(tmp_path, *args, env_extra=None):
@@ -16,9 +20,12 @@ def run_cli(tmp_path, *args, env_extra=None):
         "HIDEOUT_FAST_HASHING": "1",
         **(env_extra or {}),
     }
-    return subprocess.run([sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120)
+    return subprocess.run(
+        [sys.executable, "-m", "app.cli", *args], cwd=ROOT, env=env, capture_output=True, text=True, timeout=120
+    )
 
 
+@pytest.mark.load
 def test_r1_6_demo_is_created_once_in_round_one_and_backup_copies_it(tmp_path):
     first = run_cli(tmp_path, "demo")
     assert first.returncode == 0, first.stderr
@@ -48,6 +55,7 @@ def test_known_secret_keys_are_refused(tmp_path):
     assert r.returncode != 0 and "known or too short" in (r.stderr + r.stdout)
 
 
+@pytest.mark.load
 def test_v2_import_catalog_command_is_idempotent_and_the_app_serves_the_result(tmp_path):
     from app.catalog.catalog import CatalogStore
 

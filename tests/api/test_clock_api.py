@@ -2,6 +2,7 @@
 table (start, switch, pause, resume, next turn, roll, end, the GM's correction), who may, when,
 what is refused (and that a refusal changes nothing), and the chronicle's record. The time is
 injected (service.now_ms patched, or service.act(now=...)): nothing sleeps."""
+
 from __future__ import annotations
 
 import random
@@ -16,8 +17,10 @@ from app.clock import service
 from app.clock.models import BattleClock
 from app.events.models import Event
 from tests.api.clock_helpers import clock_battle, clock_battle_with_onlooker, clock_url, read_clock, sides, tap
-from tests.api.test_battles_api import battles, fight, setup
-from tests.helpers import error_code, event, to_phase, user
+from tests.builders.accounts import user
+from tests.builders.battles import battles, campaign_with_warbands
+from tests.builders.responses import error_code
+from tests.builders.rounds import event, fight, to_phase
 
 MIN = 60_000
 T0 = 1_800_000_000_000
@@ -81,10 +84,16 @@ def test_issue18_before_start_the_clock_is_ready_with_the_campaigns_settings(cli
     plain = read_clock(client, cid, battle, players[0]["headers"])
     assert (plain["minutes_per_side"], plain["max_turns"], plain["extra_turn_on"]) == (None, 6, 4)  # the pack's
     assert all(s["remaining_ms"] is None and not s["out_of_time"] for s in plain["sides"])
-    assert put_settings(client, cid, gm, minutes_per_side=45, max_turns=5, extra_turn_on=5) == \
-        {"minutes_per_side": 45, "max_turns": 5, "extra_turn_on": 5}
-    assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=players[1]["headers"]).json() == \
-        {"minutes_per_side": 45, "max_turns": 5, "extra_turn_on": 5}
+    assert put_settings(client, cid, gm, minutes_per_side=45, max_turns=5, extra_turn_on=5) == {
+        "minutes_per_side": 45,
+        "max_turns": 5,
+        "extra_turn_on": 5,
+    }
+    assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=players[1]["headers"]).json() == {
+        "minutes_per_side": 45,
+        "max_turns": 5,
+        "extra_turn_on": 5,
+    }
     clock = read_clock(client, cid, battle, players[1]["headers"])
     assert clock["battle_id"] == battle["id"]
     assert (clock["status"], clock["turn"], clock["running_side"], clock["version"]) == ("ready", 1, None, 0)
@@ -98,7 +107,7 @@ def test_issue18_before_start_the_clock_is_ready_with_the_campaigns_settings(cli
 
 
 def test_issue18_an_events_clock_overrides_the_campaigns_and_null_gives_it_back(client, at):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     put_settings(client, cid, gm, minutes_per_side=60, max_turns=6, extra_turn_on=4)
     ev = event(client, gm, cid, places[2]["id"], "Bridge")
     url = f"/api/v1/campaigns/{cid}/events/{ev['id']}/clock-settings"
@@ -114,8 +123,11 @@ def test_issue18_an_events_clock_overrides_the_campaigns_and_null_gives_it_back(
     assert {s["remaining_ms"] for s in clock["sides"]} == {30 * MIN}
     # Back to the campaign's: the event's battles follow it again (until their clock starts).
     r = client.put(url, json={"clock": None}, headers=gm)
-    assert r.status_code == 200 and r.json() == {"event_id": ev["id"], "clock": None,
-                                                 "effective": {"minutes_per_side": 60, "max_turns": 6, "extra_turn_on": 4}}
+    assert r.status_code == 200 and r.json() == {
+        "event_id": ev["id"],
+        "clock": None,
+        "effective": {"minutes_per_side": 60, "max_turns": 6, "extra_turn_on": 4},
+    }
     clock = read_clock(client, cid, battle, players[0]["headers"])
     assert (clock["minutes_per_side"], clock["max_turns"], clock["extra_turn_on"]) == (60, 6, 4)
     # Started on the event's clock, it keeps it.
@@ -125,29 +137,46 @@ def test_issue18_an_events_clock_overrides_the_campaigns_and_null_gives_it_back(
 
 
 def test_issue18_clock_settings_are_the_gms_and_validated(client, engine):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     ev = event(client, gm, cid, places[2]["id"], "Bridge")
     put_settings(client, cid, gm, minutes_per_side=30, max_turns=6, extra_turn_on=4)
     before = client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=gm).json()
     r = client.put(f"/api/v1/campaigns/{cid}/clock-settings", json={"minutes_per_side": 10}, headers=players[0]["headers"])
     assert r.status_code == 403 and error_code(r) == "gm_only"
-    for bad in ({"minutes_per_side": 0}, {"minutes_per_side": 601}, {"minutes_per_side": -5}, {"max_turns": 0},
-                {"max_turns": 21}, {"extra_turn_on": 1}, {"extra_turn_on": 7}, {"minutes_per_side": "soon"},
-                {"minutes_per_side": 10, "colour": "red"}, {"max_turns": None}):
+    for bad in (
+        {"minutes_per_side": 0},
+        {"minutes_per_side": 601},
+        {"minutes_per_side": -5},
+        {"max_turns": 0},
+        {"max_turns": 21},
+        {"extra_turn_on": 1},
+        {"extra_turn_on": 7},
+        {"minutes_per_side": "soon"},
+        {"minutes_per_side": 10, "colour": "red"},
+        {"max_turns": None},
+    ):
         r = client.put(f"/api/v1/campaigns/{cid}/clock-settings", json=bad, headers=gm)
         assert r.status_code == 422, (bad, r.text)
         assert error_code(r) == "validation_error", bad
     assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=gm).json() == before
     # No time limit and no extra turn are settings too; what is left out takes the pack's.
-    assert put_settings(client, cid, gm, minutes_per_side=None, max_turns=20, extra_turn_on=None) == \
-        {"minutes_per_side": None, "max_turns": 20, "extra_turn_on": None}
+    assert put_settings(client, cid, gm, minutes_per_side=None, max_turns=20, extra_turn_on=None) == {
+        "minutes_per_side": None,
+        "max_turns": 20,
+        "extra_turn_on": None,
+    }
     assert put_settings(client, cid, gm) == {"minutes_per_side": None, "max_turns": 6, "extra_turn_on": 4}
     # An event's clock: the GM's too, validated the same way; an unknown event is not found.
     url = f"/api/v1/campaigns/{cid}/events/{ev['id']}/clock-settings"
     r = client.put(url, json={"clock": None}, headers=players[0]["headers"])
     assert r.status_code == 403 and error_code(r) == "gm_only"
-    for bad in ({"clock": {"minutes_per_side": 0}}, {"clock": {"max_turns": 21}}, {"clock": {"extra_turn_on": 1}},
-                {"clock": None, "extra": 1}, {"clock": "long"}):
+    for bad in (
+        {"clock": {"minutes_per_side": 0}},
+        {"clock": {"max_turns": 21}},
+        {"clock": {"extra_turn_on": 1}},
+        {"clock": None, "extra": 1},
+        {"clock": "long"},
+    ):
         r = client.put(url, json=bad, headers=gm)
         assert r.status_code == 422 and error_code(r) == "validation_error", bad
     r = client.put(f"/api/v1/campaigns/{cid}/events/999999/clock-settings", json={"clock": None}, headers=gm)
@@ -184,8 +213,13 @@ def test_issue18_start_switch_pause_resume_next_turn_and_end(client, at):
     a, b = side_of(battle, anna), side_of(battle, borys)
     # Borys plays first: the order turns so that his side leads.
     clock = tap(client, cid, battle, anna["headers"], action="start", side=b, version=0)
-    assert (clock["status"], clock["turn"], clock["running_side"], clock["order"], clock["version"]) == \
-        ("running", 1, b, [b, a], 1)
+    assert (clock["status"], clock["turn"], clock["running_side"], clock["order"], clock["version"]) == (
+        "running",
+        1,
+        b,
+        [b, a],
+        1,
+    )
     at.after(20_000)
     clock = read_clock(client, cid, battle, anna["headers"])
     assert by_side(clock)[b]["remaining_ms"] == 10 * MIN - 20_000 and by_side(clock)[a]["remaining_ms"] == 10 * MIN
@@ -314,8 +348,14 @@ def test_issue18_running_out_of_time_is_recorded_and_ends_the_game_when_all_are_
     assert kinds[0][0] == "clock_ended" and "every side ran out of time" in kinds[0][1]
     assert kinds[1][0] == "clock_out_of_time" and "basileans band" in kinds[1][1] and "turn 3" in kinds[1][1]
     with Session(engine) as s:
-        assert s.exec(select(func.count()).select_from(ChronicleEntry)
-                      .where(ChronicleEntry.kind.in_(["clock_out_of_time", "clock_ended"]))).one() == 3
+        assert (
+            s.exec(
+                select(func.count())
+                .select_from(ChronicleEntry)
+                .where(ChronicleEntry.kind.in_(["clock_out_of_time", "clock_ended"]))
+            ).one()
+            == 3
+        )
 
 
 def test_issue18_the_gm_corrects_the_clock_and_only_the_gm(client, at):
@@ -461,8 +501,11 @@ def test_issue18_the_clock_is_closed_outside_battles(client, at):
 def test_issue18_the_clock_is_closed_once_a_result_is_entered(client, at):
     gm, cid, (anna, borys), battle = clock_battle(client)
     tap(client, cid, battle, anna["headers"], action="start")
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": [anna["player_id"]]},
-                    headers=anna["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result",
+        json={"winner_player_ids": [anna["player_id"]]},
+        headers=anna["headers"],
+    )
     assert r.status_code == 200, r.text
     at.after(5 * MIN)
     before = read_clock(client, cid, battle, gm)
@@ -492,8 +535,9 @@ def test_issue18_a_three_side_battle_passes_through_every_side_and_wraps(client,
 
 def test_issue18_a_clock_cannot_start_once_the_result_is_in(client, at, engine):
     gm, cid, (anna, borys), battle = clock_battle(client)
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": []},
-                    headers=borys["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": []}, headers=borys["headers"]
+    )
     assert r.status_code == 200, r.text
     ready = read_clock(client, cid, battle, anna["headers"])
     refused(client, cid, battle, anna["headers"], 409, "clock_closed", action="start")

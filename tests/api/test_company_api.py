@@ -1,17 +1,25 @@
 """Companies and the shop over the API (R1.6 gold, R3.1-R3.9, V3, V7, V8, R11.2)."""
+
 import pytest
 from sqlmodel import Session
 
 from app.gold.service import balance_matches_ledger
-from tests.helpers import error_code, running_campaign, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.responses import error_code
 
 
 @pytest.fixture
 def basileans(client):
     profiles = client.get("/api/v1/catalog/factions/basileans").json()["profiles"]
     by_type = lambda t: min((p for p in profiles if t in p["types"] and not p["unique"]), key=lambda p: p["points"])  # noqa: E731
-    return {"command": by_type("Command"), "grunt": by_type("Grunt"), "warrior": by_type("Warrior"),
-            "unique": next(p for p in profiles if p["unique"]), "all": profiles}
+    return {
+        "command": by_type("Command"),
+        "grunt": by_type("Grunt"),
+        "warrior": by_type("Warrior"),
+        "unique": next(p for p in profiles if p["unique"]),
+        "all": profiles,
+    }
 
 
 @pytest.fixture
@@ -24,7 +32,7 @@ def items(client):
 def setup(client, **settings):
     gm = user(client, "gamemaster")
     cid = client.post("/api/v1/campaigns", json={"name": "Shop", **settings}, headers=gm).json()["id"]
-    from tests.helpers import join
+    from tests.builders.campaigns import join
 
     anna = join(client, gm, cid, "anna")
     return gm, cid, anna
@@ -55,7 +63,11 @@ def test_r3_1_r3_2_buy_models_of_one_faction_at_points_times_gold_per_point(clie
     assert body["price"] == basileans["command"]["points"] * 2 and body["types"] == basileans["command"]["types"]
     assert company(client, cid, h).json()["gold"] == 400 - body["price"]
     orc = client.get("/api/v1/catalog/factions/orcs").json()["profiles"][0]["key"]
-    for profile, code in ((orc, "profile_other_faction"), ("nope.nothing", "profile_unknown"), ("merc.blaine", "profile_unknown")):
+    for profile, code in (
+        (orc, "profile_other_faction"),
+        ("nope.nothing", "profile_unknown"),
+        ("merc.blaine", "profile_unknown"),
+    ):
         r = client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": profile}, headers=h)
         assert r.status_code == 422 and error_code(r) == code
     r = client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "atlantis"}, headers=h)
@@ -101,7 +113,9 @@ def test_r3_4_r3_5_sell_before_and_after_confirmation(client, basileans):
     assert client.delete(f"/api/v1/campaigns/{cid}/company/models/{grunt['id']}", headers=h).json() == {"refund": grunt["price"]}
     assert company(client, cid, h).json()["gold"] == 400
     client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": basileans["command"]["key"]}, headers=h)
-    warrior = client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": basileans["warrior"]["key"]}, headers=h).json()
+    warrior = client.post(
+        f"/api/v1/campaigns/{cid}/company/models", json={"profile": basileans["warrior"]["key"]}, headers=h
+    ).json()
     assert client.post(f"/api/v1/campaigns/{cid}/company/confirm", headers=h).json()["confirmed"] is True
     assert error_code(client.post(f"/api/v1/campaigns/{cid}/company/confirm", headers=h)) == "company_confirmed_already"
     refund = client.delete(f"/api/v1/campaigns/{cid}/company/models/{warrior['id']}", headers=h).json()["refund"]
@@ -115,7 +129,9 @@ def test_r3_6_faction_change_empties_and_refunds_then_locks(client, basileans, i
     client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "basileans"}, headers=h)
     client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": basileans["command"]["key"]}, headers=h)
     client.post(f"/api/v1/campaigns/{cid}/company/items", json={"item": items("Common")["key"]}, headers=h)
-    client.post(f"/api/v1/campaigns/{cid}/rewards", json={"player_id": anna["player_id"], "item": items("Unique")["key"]}, headers=gm)
+    client.post(
+        f"/api/v1/campaigns/{cid}/rewards", json={"player_id": anna["player_id"], "item": items("Unique")["key"]}, headers=gm
+    )
     r = client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "orcs"}, headers=h)
     state = r.json()
     assert (state["faction"], state["models"], state["items"], state["gold"]) == ("orcs", [], [], 400)
@@ -140,7 +156,11 @@ def test_r3_7_common_and_rare_for_sale_unique_only_as_rewards(client, basileans,
     gold_before = company(client, cid, h).json()["gold"]
     r = client.post(f"/api/v1/campaigns/{cid}/rewards", json={"player_id": anna["player_id"], "item": unique["key"]}, headers=gm)
     assert r.status_code == 201 and r.json()["reward"] is True and r.json()["price"] == 0
-    r = client.post(f"/api/v1/campaigns/{cid}/rewards", json={"player_id": anna["player_id"], "profile": basileans["warrior"]["key"]}, headers=gm)
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/rewards",
+        json={"player_id": anna["player_id"], "profile": basileans["warrior"]["key"]},
+        headers=gm,
+    )
     assert r.status_code == 201 and r.json()["price"] == 0
     assert company(client, cid, h).json()["gold"] == gold_before
     r = client.post(f"/api/v1/campaigns/{cid}/rewards", json={"player_id": anna["player_id"], "item": unique["key"]}, headers=h)
@@ -170,7 +190,13 @@ def test_r3_9_v8_items_move_between_models_and_stash(client, basileans, items):
     leader, grunt = buy(basileans["command"]["key"]), buy(basileans["grunt"]["key"])
     take = lambda key: client.post(f"/api/v1/campaigns/{cid}/company/items", json={"item": key}, headers=h).json()  # noqa: E731
     common_melee, rare = take(items("Common", "Melee")["key"]), take(items("Rare")["key"])
-    common_other = take(next(i for i in client.get("/api/v1/catalog/items").json() if i["rarity"] == "Common" and i["slot"] not in ("Melee", rare["slot"]))["key"])
+    common_other = take(
+        next(
+            i
+            for i in client.get("/api/v1/catalog/items").json()
+            if i["rarity"] == "Common" and i["slot"] not in ("Melee", rare["slot"])
+        )["key"]
+    )
     assign = lambda iid, mid: client.put(f"/api/v1/campaigns/{cid}/company/items/{iid}", json={"model_id": mid}, headers=h)  # noqa: E731
     r = assign(rare["id"], grunt["id"])
     assert r.status_code == 409 and error_code(r) == "item_grunt_common_only"
@@ -201,14 +227,17 @@ def test_v3_models_keep_the_snapshot_they_were_bought_at(client, app, basileans,
         catalog.profiles.pop(basileans["warrior"]["key"])
         model = company(client, cid, h).json()["models"][0]
         assert (model["name"], model["points"], model["price"]) == (bought["name"], bought["points"], bought["price"])
-        assert client.delete(f"/api/v1/campaigns/{cid}/company/models/{model['id']}", headers=h).json()["refund"] == bought["price"]
+        assert (
+            client.delete(f"/api/v1/campaigns/{cid}/company/models/{model['id']}", headers=h).json()["refund"] == bought["price"]
+        )
     finally:
         app.state.catalog._stamp = None  # reload the real catalog for the next tests
 
 
 def test_r11_2_company_and_ledger_visible_to_the_player_and_gm_only(client, basileans):
-    gm, cid, anna = setup(client)
-    from tests.helpers import join
+    """Gold transfers off: the GM sees the balances too (with them on, none: test_gm_gold_R11_2.py)."""
+    gm, cid, anna = setup(client, modules={"gold_transfers": False})
+    from tests.builders.campaigns import join
 
     borys = join(client, gm, cid, "borys")
     outsider = user(client, "outsider")
@@ -222,20 +251,29 @@ def test_r11_2_company_and_ledger_visible_to_the_player_and_gm_only(client, basi
     assert company(client, cid, borys["headers"]).json()["faction"] is None  # borys sees his own
     players = client.get(f"/api/v1/campaigns/{cid}/players", headers=borys["headers"]).json()
     assert {p["nickname"]: p["gold"] for p in players} == {"anna": None, "borys": 400}
-    assert {p["nickname"]: p["gold"] for p in client.get(f"/api/v1/campaigns/{cid}/players", headers=gm).json()} == {"anna": 400, "borys": 400}
+    assert {p["nickname"]: p["gold"] for p in client.get(f"/api/v1/campaigns/{cid}/players", headers=gm).json()} == {
+        "anna": 400,
+        "borys": 400,
+    }
     r = client.get(f"/api/v1/campaigns/{cid}/company", headers=gm)
     assert r.status_code == 404 and error_code(r) == "player_id_required"  # the GM has no company of their own
 
 
 def test_r3_8_gm_adjustment_with_a_reason(client, engine):
-    gm, cid, anna = setup(client, starting_gold=100)
+    gm, cid, anna = setup(client, starting_gold=100, modules={"gold_transfers": False})  # the GM is shown balances
     url = f"/api/v1/campaigns/{cid}/ledger/adjustments"
     r = client.post(url, json={"player_id": anna["player_id"], "amount": -30, "reason": "Lost a bet"}, headers=gm)
-    assert r.status_code == 201 and (r.json()["balance_after"], r.json()["kind"], r.json()["note"]) == (70, "gm_adjustment", "Lost a bet")
-    for body, status, code in (({"player_id": anna["player_id"], "amount": -71, "reason": "x"}, 409, "not_enough_gold"),
-                               ({"player_id": anna["player_id"], "amount": 5, "reason": " "}, 422, "reason_required"),
-                               ({"player_id": anna["player_id"], "amount": 0, "reason": "x"}, 422, "amount_zero"),
-                               ({"player_id": 99999, "amount": 5, "reason": "x"}, 404, "not_found")):
+    assert r.status_code == 201 and (r.json()["balance_after"], r.json()["kind"], r.json()["note"]) == (
+        70,
+        "gm_adjustment",
+        "Lost a bet",
+    )
+    for body, status, code in (
+        ({"player_id": anna["player_id"], "amount": -71, "reason": "x"}, 409, "not_enough_gold"),
+        ({"player_id": anna["player_id"], "amount": 5, "reason": " "}, 422, "reason_required"),
+        ({"player_id": anna["player_id"], "amount": 0, "reason": "x"}, 422, "amount_zero"),
+        ({"player_id": 99999, "amount": 5, "reason": "x"}, 404, "not_found"),
+    ):
         r = client.post(url, json=body, headers=gm)
         assert r.status_code == status and error_code(r) == code, code
     r = client.post(url, json={"player_id": anna["player_id"], "amount": 5, "reason": "x"}, headers=anna["headers"])

@@ -1,12 +1,13 @@
 """Use cases tested without HTTP (issue 11): services return typed results saying what was
 done, what it cost and the gold after (R3.2, R3.4, R3.8)."""
+
 from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.catalog.catalog import STARTER_DIR, load
 from app.companies import service
 from app.gold.service import balance_matches_ledger
-from tests.helpers import running_campaign
+from tests.builders.campaigns import running_campaign
 
 
 def test_r3_2_r3_4_r3_8_buying_and_selling_say_what_they_did(client, engine):

@@ -2,9 +2,11 @@
 has, the gold End round pays equals the round income × players plus the income of every
 place owned once the captures are applied, every payment is a ledger entry, the ledger sums
 to the balances, and a second End round for the same round pays nothing."""
+
 import itertools
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlalchemy import func
 from sqlmodel import Session, select
 
@@ -43,8 +45,12 @@ def _world(s: Session, n: int, players: int, round_income: int, places, battles,
         ids.append(p.id)
     rows = []
     for income, owner in places:
-        place = Place(campaign_id=campaign.id, name=f"P{len(rows)}", income=income,
-                      owner_player_id=ids[owner % players] if owner >= 0 else None)
+        place = Place(
+            campaign_id=campaign.id,
+            name=f"P{len(rows)}",
+            income=income,
+            owner_player_id=ids[owner % players] if owner >= 0 else None,
+        )
         s.add(place)
         s.flush()
         if place.owner_player_id:
@@ -69,17 +75,33 @@ def _world(s: Session, n: int, players: int, round_income: int, places, battles,
             s.add(BattleWarband(battle_id=b.id, side=side, warband_id=bands[pid], player_id=pid, name="W", points=10))
     for where, who, kind in arrivals:
         pid = ids[who % players]
-        s.add(Arrival(campaign_id=campaign.id, round=2, place_id=rows[where % len(rows)].id, warband_id=bands[pid], player_id=pid,
-                      kind=kind, seed=1))
+        s.add(
+            Arrival(
+                campaign_id=campaign.id,
+                round=2,
+                place_id=rows[where % len(rows)].id,
+                warband_id=bands[pid],
+                player_id=pid,
+                kind=kind,
+                seed=1,
+            )
+        )
     s.commit()
     return gm.id, campaign.id, ids
 
 
 @settings(max_examples=25, deadline=None, suppress_health_check=[HealthCheck.function_scoped_fixture])
-@given(players=st.integers(2, 6), round_income=st.integers(0, 60), places=st.lists(place_st, min_size=1, max_size=6),
-       battles=st.lists(battle_st, max_size=5), arrivals=st.lists(arrival_st, max_size=4), pick=st.randoms(use_true_random=False))
-def test_r7_6_r2_3_end_round_pays_round_income_and_owned_places_and_the_ledger_holds(engine, players, round_income, places, battles,
-                                                                                    arrivals, pick):
+@given(
+    players=st.integers(2, 6),
+    round_income=st.integers(0, 60),
+    places=st.lists(place_st, min_size=1, max_size=6),
+    battles=st.lists(battle_st, max_size=5),
+    arrivals=st.lists(arrival_st, max_size=4),
+    pick=st.randoms(use_true_random=False),
+)
+def test_r7_6_r2_3_end_round_pays_round_income_and_owned_places_and_the_ledger_holds(
+    engine, players, round_income, places, battles, arrivals, pick
+):
     n = next(counter)
     with Session(engine) as s:
         gm, cid, ids = _world(s, n, players, round_income, places, battles, arrivals)
@@ -87,19 +109,33 @@ def test_r7_6_r2_3_end_round_pays_round_income_and_owned_places_and_the_ledger_h
         campaign = s.get(Campaign, cid)
         for row in rounds.twilight_rows(s, campaign):
             if row.outcome.needs_gm_choice:
-                rounds.choose(s, actor=s.get(User, gm), campaign_id=cid, place_id=row.place_id,
-                              player_id=pick.choice(row.outcome.candidates))
+                rounds.choose(
+                    s,
+                    actor=s.get(User, gm),
+                    campaign_id=cid,
+                    place_id=row.place_id,
+                    player_id=pick.choice(row.outcome.candidates),
+                )
         s.commit()
     with Session(engine) as s:
         rounds.end_round(s, actor=s.get(User, gm), campaign_id=cid, round_=2)
         s.commit()
     with Session(engine) as s:
-        paid = s.exec(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-            LedgerEntry.campaign_id == cid, LedgerEntry.kind.in_(("income", "place_income")))).one()
-        owned = s.exec(select(func.coalesce(func.sum(Place.income), 0)).where(
-            Place.campaign_id == cid, Place.owner_player_id.is_not(None))).one()
+        paid = s.exec(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.campaign_id == cid, LedgerEntry.kind.in_(("income", "place_income"))
+            )
+        ).one()
+        owned = s.exec(
+            select(func.coalesce(func.sum(Place.income), 0)).where(Place.campaign_id == cid, Place.owner_player_id.is_not(None))
+        ).one()
         assert paid == round_income * players + owned
-        assert s.exec(select(func.count()).select_from(LedgerEntry).where(LedgerEntry.campaign_id == cid, LedgerEntry.amount == 0)).one() == 0
+        assert (
+            s.exec(
+                select(func.count()).select_from(LedgerEntry).where(LedgerEntry.campaign_id == cid, LedgerEntry.amount == 0)
+            ).one()
+            == 0
+        )
         for pid in ids:
             assert gold.balance_matches_ledger(s, pid)
         # Every owned place holds its owner's hideout (R7.3, R7.4).
@@ -114,6 +150,9 @@ def test_r7_6_r2_3_end_round_pays_round_income_and_owned_places_and_the_ledger_h
             assert exc.code in ("end_round_mismatch", "end_round_phase")
         s.rollback()
     with Session(engine) as s:
-        again = s.exec(select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
-            LedgerEntry.campaign_id == cid, LedgerEntry.kind.in_(("income", "place_income")))).one()
+        again = s.exec(
+            select(func.coalesce(func.sum(LedgerEntry.amount), 0)).where(
+                LedgerEntry.campaign_id == cid, LedgerEntry.kind.in_(("income", "place_income"))
+            )
+        ).one()
         assert again == paid

@@ -1,15 +1,32 @@
 """Events (R5.1, R5.4, R5.5) over the API."""
+
 from sqlmodel import Session, func, select
 
 from app.events.models import Event
-from tests.helpers import add_place, error_code, event, running_campaign, to_phase, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
+from tests.builders.rounds import event, to_phase
 
 
 def test_r5_1_r5_5_gm_adds_events_on_places_at_any_level_in_any_phase(client):
     gm, cid, players, places = running_campaign(client)
     inner = add_place(client, gm, cid, "Cellar", parent_id=places[2]["id"])
-    first = event(client, gm, cid, places[2]["id"], "Ambush", duration=2, text="*Rain*", scenario="scenario.light-the-beacon",
-                  points_limit=120, reward="A Rare item", notes="Free for all", roles="none")
+    first = event(
+        client,
+        gm,
+        cid,
+        places[2]["id"],
+        "Ambush",
+        duration=2,
+        text="*Rain*",
+        scenario="scenario.light-the-beacon",
+        points_limit=120,
+        reward="A Rare item",
+        notes="Free for all",
+        roles="none",
+    )
     assert (first["round_added"], first["last_round"], first["active"]) == (1, 2, True)
     second = event(client, gm, cid, inner["id"], "Deep trouble", other_mission="Find the key")
     to_phase(client, gm, cid, "battles")
@@ -71,3 +88,16 @@ def test_r5_2_r5_4_event_input_is_checked(client):
         r = client.post(f"/api/v1/campaigns/{cid}/events", json={**base, **extra}, headers=gm)
         assert r.status_code == status and error_code(r) == code, extra
     assert client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json() == []
+
+
+def test_r5_5_null_for_a_field_that_always_has_a_value_is_refused_and_changes_nothing(client):
+    gm, cid, players, places = running_campaign(client)
+    ev = event(client, gm, cid, places[2]["id"], "Fog", text="Thick")
+    for key in ("title", "text", "duration", "blockade", "reward", "notes"):
+        r = client.patch(f"/api/v1/campaigns/{cid}/events/{ev['id']}", json={key: None}, headers=gm)
+        assert r.status_code == 422 and [d["field"] for d in r.json()["error"]["details"]] == [key], r.text
+    after = client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json()[0]
+    assert (after["title"], after["text"], after["duration"], after["blockade"]) == ("Fog", "Thick", 1, False)
+    # Where null means "none" it is taken: no points limit, no scenario.
+    r = client.patch(f"/api/v1/campaigns/{cid}/events/{ev['id']}", json={"points_limit": None, "scenario": None}, headers=gm)
+    assert r.status_code == 200 and r.json()["points_limit"] is None

@@ -2,6 +2,7 @@
 campaign; export -> import -> export gives the same document; players become seats that the
 users with their nicknames are invited to take; the GM's document keeps the players'
 secrets (R11.2); a bad document is refused with a clear 422 and creates nothing."""
+
 from __future__ import annotations
 
 import copy
@@ -18,9 +19,12 @@ from app.campaigns.models import Campaign, Invitation, Player
 from app.core.limits import MAX_BODY
 from app.exports.models import ImportedSeat
 from app.exports.parts import PARTS
-from tests.api.guild_helpers import guild_campaign
-from tests.api.settle_helpers import close_all, play_round
-from tests.helpers import add_place, error_code, user, warband, buy
+from tests.builders.accounts import user
+from tests.builders.companies import buy, warband
+from tests.builders.guilds import guild_campaign
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
+from tests.builders.settlements import close_all, play_round
 
 API = "/api/v1"
 
@@ -72,7 +76,9 @@ def rich_campaign(client) -> dict:
     assert r.status_code == 200, r.text
     close_all(rnd)
     [ransom] = client.get(f"{url}/ransoms", headers=gm).json()
-    assert client.post(f"{url}/ransoms/{ransom['id']}/offer", json={"price": 15}, headers=players[0]["headers"]).status_code == 200
+    assert (
+        client.post(f"{url}/ransoms/{ransom['id']}/offer", json={"price": 15}, headers=players[0]["headers"]).status_code == 200
+    )
     return {"gm": gm, "cid": cid, "players": players, "places": places, "gate": gate, "g": g}
 
 
@@ -93,6 +99,7 @@ def normalized(doc: dict) -> dict:
     row number and time (`id`, `*_id`, `*_ids`, `*_at`) — found by the keys' shape, not by
     hand. (Numbers count rows in the order they were made, and times are kept, so in practice
     these match too: the round trip tests check the documents whole as well.)"""
+
     def walk(value, key=""):
         if isinstance(value, dict):
             return {k: walk(v, k) for k, v in value.items()}
@@ -101,6 +108,7 @@ def normalized(doc: dict) -> dict:
         if key == "id" or key.endswith(("_id", "_ids")) or key.endswith("_at"):
             return "#"
         return value
+
     return walk(doc)
 
 
@@ -120,18 +128,28 @@ def test_issue19_export_is_one_versioned_document_with_every_part(client):
     assert c["map"] and Image.open(BytesIO(__import__("base64").b64decode(c["map"]))).size == (12, 8)
     assert [p["nickname"] for p in doc["players"]] == ["player0", "player1", "player2", "player3"]
     city = next(p for p in doc["places"] if p["name"] == "Place 5")
-    assert city["has_map"] and city["map"] and {p["name"] for p in doc["places"] if p["parent_id"] == city["id"]} == {"Gate", "Market"}
+    assert (
+        city["has_map"]
+        and city["map"]
+        and {p["name"] for p in doc["places"] if p["parent_id"] == city["id"]} == {"Gate", "Market"}
+    )
     assert len(doc["paths"]) == 3 and len(doc["hideouts"]) == 4 and doc["events"][0]["title"] == "Ambush at the gate"
     assert all(company["models"] for company in doc["companies"])
     [battle] = doc["battles"]
     assert len(battle["warbands"]) == 2 and battle["confirmations"] and battle["winners"] == [1]
-    assert {m["model_id"] for bw in battle["warbands"] for m in bw["roster"]} <= {m["id"] for c in doc["companies"] for m in c["models"]}
+    assert {m["model_id"] for bw in battle["warbands"] for m in bw["roster"]} <= {
+        m["id"] for c in doc["companies"] for m in c["models"]
+    }
     assert len(doc["settlements"]) == 2 and doc["ransoms"][0]["price"] == 15
     [guild] = doc["guilds"]
     assert guild["name"] == "Iron Pact" and len(guild["members"]) == 2
     assert len(doc["alliances"]) == 1 and len(doc["alliances"][0]["members"]) == 2  # revealed at Battles (R8.8)
     assert doc["chronicle"] and doc["ledger"]
-    assert set(doc) == {"format", "version", "scope", "campaign"} | {p.name for p in PARTS if p.parent is None}
+    assert set(doc) == {"format", "version", "scope", "campaign", "audit"} | {p.name for p in PARTS if p.parent is None}
+    # R12.9: the GM's audit trail travels too, its ids as the document's numbers.
+    added = [a for a in doc["audit"] if a["action"] == "place_added"]
+    assert added and all(a["actor"] == "gamemaster" and a["target"].startswith("place:#") for a in added)
+    assert {int(a["target"][7:]) for a in added} <= {p["id"] for p in doc["places"]}
 
 
 def test_r11_2_the_gms_document_keeps_the_players_secrets(client):
@@ -146,8 +164,9 @@ def test_r11_2_the_gms_document_keeps_the_players_secrets(client):
     players = {p["player_id"]: p for p in client.get(f"{API}/campaigns/{w['cid']}/players", headers=w["gm"]).json()}
     for number, player in enumerate(doc["players"], 1):
         entries = [e for e in doc["ledger"] if e["player_id"] == number]
-        assert player["gold"] == sum(e["amount"] for e in entries) == players[w["players"][number - 1]["player_id"]]["gold"]
-        assert [e["balance_after"] for e in entries] == [sum(x["amount"] for x in entries[:i + 1]) for i in range(len(entries))]
+        assert player["gold"] == sum(e["amount"] for e in entries)
+        assert players[w["players"][number - 1]["player_id"]]["gold"] is None  # transfers on: the GM sees no balance (R11.2)
+        assert [e["balance_after"] for e in entries] == [sum(x["amount"] for x in entries[: i + 1]) for i in range(len(entries))]
 
 
 def test_issue19_round_trip_export_import_export_gives_the_same_document(client, engine):
@@ -183,7 +202,7 @@ def test_issue19_players_found_by_nickname_are_invited_to_take_their_seat(client
         assert pending == ["pending"] * 4
         seats = s.exec(select(ImportedSeat).where(ImportedSeat.campaign_id == cid)).all()
         assert sorted(seat.nickname for seat in seats) == ["player0", "player1", "player2", "player3"]
-    seat_gold = {p["nickname"]: p["gold"] for p in created["players"]}
+    seat_gold = {p["nickname"]: p["gold"] for p in doc["players"]}  # the GM sees no balance (transfers on, R11.2)
     r = client.post(f"{API}/campaigns/{cid}/invitations/accept", headers=p1)
     assert r.status_code == 200, r.text
     company = client.get(f"{API}/campaigns/{cid}/company", headers=p1).json()
@@ -199,7 +218,9 @@ def test_issue19_players_found_by_nickname_are_invited_to_take_their_seat(client
         assert sorted(mine) == ["player0", "player1", "player2", "player3"]
         left = s.exec(select(ImportedSeat.nickname).where(ImportedSeat.campaign_id == cid)).all()
         assert sorted(left) == ["player0", "player2", "player3"]  # a declined seat stays, waiting
-        assert s.exec(select(func.count()).select_from(User).where(User.nickname == "player1")).one() == 1  # the placeholder is gone
+        assert (
+            s.exec(select(func.count()).select_from(User).where(User.nickname == "player1")).one() == 1
+        )  # the placeholder is gone
     # Nobody can log in as a seat's placeholder account.
     assert client.post(f"{API}/auth/tokens", json={"nickname": "player2", "password": "correct horse battery"}).status_code == 201
     assert sum(1 for p in players if p["nickname"] == "player2") == 1
@@ -210,8 +231,9 @@ def test_issue19_the_importing_gm_is_not_invited_to_their_own_seat(client, engin
     doc = export(client, w["cid"], w["gm"])
     created = import_(client, doc, w["players"][0]["headers"])  # player0 runs the copy
     with Session(engine) as s:
-        invited = s.exec(select(User.nickname).join(Invitation, Invitation.user_id == User.id)
-                         .where(Invitation.campaign_id == created["id"])).all()
+        invited = s.exec(
+            select(User.nickname).join(Invitation, Invitation.user_id == User.id).where(Invitation.campaign_id == created["id"])
+        ).all()
     assert sorted(invited) == ["player1", "player2", "player3"]
 
 
@@ -223,11 +245,15 @@ def test_r11_2_export_is_the_gms_alone(client):
     r = client.get(f"{API}/campaigns/{cid}/export", headers=user(client, "outsider"))
     assert r.status_code == 404 and error_code(r) == "not_found"
     assert client.get(f"{API}/campaigns/{cid}/export").status_code == 401
-    assert client.post(f"{API}/campaigns/import", json={"format": "hideout-campaign", "version": 1, "campaign": {}}).status_code == 401
+    assert (
+        client.post(f"{API}/campaigns/import", json={"format": "hideout-campaign", "version": 1, "campaign": {}}).status_code
+        == 401
+    )
 
 
 def _broken(doc: dict):
     """(why, document, code): one thing wrong with an otherwise valid document each."""
+
     def edit(fn):
         d = copy.deepcopy(doc)
         fn(d)
@@ -249,7 +275,11 @@ def _broken(doc: dict):
     yield "an unknown status", edit(lambda d: d["campaign"].update(status="paused")), "import_row_invalid"
     yield "a nameless campaign", edit(lambda d: d["campaign"].update(name="  ")), "import_row_invalid"
     yield "a bad guild setting", edit(lambda d: d["campaign"]["guild"].update(term="clan of doom")), "guild_term_invalid"
-    yield "a bad casualty table", edit(lambda d: d["campaign"].update(settlement_rules={"casualty_table": []})), "casualty_table_invalid"
+    yield (
+        "a bad casualty table",
+        edit(lambda d: d["campaign"].update(settlement_rules={"casualty_table": []})),
+        "casualty_table_invalid",
+    )
     yield "gold off its ledger", edit(lambda d: d["players"][0].update(gold=d["players"][0]["gold"] + 1)), "import_gold"
     yield "gold below zero", edit(lambda d: d["players"][0].update(gold=-5)), "import_gold_negative"
     yield "a bad nickname", edit(lambda d: d["players"][0].update(nickname="no spaces allowed")), "import_nickname"
@@ -257,7 +287,11 @@ def _broken(doc: dict):
     yield "an image that is not base64", edit(lambda d: d["campaign"].update(map="not base64!")), "import_image"
     yield "an image that is no image", edit(lambda d: d["campaign"].update(map="aGVsbG8=")), "image_invalid"
     yield "a broken check", edit(lambda d: d["places"][0].update(x=500)), "import_contradiction"
-    yield "a duplicate hideout", edit(lambda d: d["hideouts"][1].update(place_id=d["hideouts"][0]["place_id"])), "import_contradiction"
+    yield (
+        "a duplicate hideout",
+        edit(lambda d: d["hideouts"][1].update(place_id=d["hideouts"][0]["place_id"])),
+        "import_contradiction",
+    )
     yield "a number too big", edit(lambda d: d["events"][0].update(duration=2**40)), "import_row_invalid"
 
 
@@ -274,7 +308,11 @@ def test_r11_5_a_bad_document_is_refused_with_a_clear_422_and_creates_nothing(cl
         assert (r.status_code, error_code(r)) == (422, code), (why, r.text[:300])
         assert r.json()["error"]["message"], why
         assert (count(engine, Campaign), count(engine, User), count(engine, Player), sorted(media.iterdir())) == before, why
-    r = client.post(f"{API}/campaigns/import", content=b'{"format": "hideout-campaign", ', headers={**newgm, "Content-Type": "application/json"})
+    r = client.post(
+        f"{API}/campaigns/import",
+        content=b'{"format": "hideout-campaign", ',
+        headers={**newgm, "Content-Type": "application/json"},
+    )
     assert (r.status_code, error_code(r)) == (422, "import_not_json"), r.text
     assert "not a JSON document" in r.json()["error"]["message"]
     assert count(engine, Campaign) == before[0]

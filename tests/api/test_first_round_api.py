@@ -1,14 +1,17 @@
 """The first round as the manual reads (issue 9): only the GM undoes an order, a sent warband
 is frozen everywhere, mercenaries are on the public roster, an event's limit is the L of the
 Vanguard limits, and warbands are built in Preparation and Orders."""
+
 import pytest
 from sqlmodel import Session, func, select
 
 from app.companies.models import CompanyModel
 from app.gold.service import balance_matches_ledger
 from app.warbands.models import Order, Warband
-from tests.web.helpers import login
-from tests.helpers import error_code, event, to_phase, warband
+from tests.builders.companies import warband
+from tests.builders.pages import login
+from tests.builders.responses import error_code
+from tests.builders.rounds import event, to_phase
 
 
 def _send(client, cid, player, wid, **target):
@@ -55,8 +58,14 @@ def test_r4_6_r3_9_sent_models_and_their_items_stay_put(client, world):
     cid, anna, gm = world["cid"], world["anna"], world["gm"]
     w = warband(client, cid, anna, anna["models"])
     item = client.post(f"/api/v1/campaigns/{cid}/company/items", json={"item": "item.bandages"}, headers=anna["headers"]).json()
-    assert client.put(f"/api/v1/campaigns/{cid}/company/items/{item['id']}", json={"model_id": anna["models"][1]["id"]},
-                      headers=anna["headers"]).status_code == 200
+    assert (
+        client.put(
+            f"/api/v1/campaigns/{cid}/company/items/{item['id']}",
+            json={"model_id": anna["models"][1]["id"]},
+            headers=anna["headers"],
+        ).status_code
+        == 200
+    )
     to_phase(client, gm, cid, "orders")
     assert _send(client, cid, anna, w["id"], place_id=world["places"][2]["id"]).status_code == 200
     for method, path, body in (
@@ -119,7 +128,9 @@ def test_r4_3_v7_an_events_lower_limit_is_the_limit_of_the_vanguard_limits(clien
 def test_r4_1_warbands_are_built_in_preparation_and_orders_only(client, world, engine, phase):
     cid, anna, gm = world["cid"], world["anna"], world["gm"]
     kept = warband(client, cid, anna, anna["models"][:2], "Kept")
-    for step in ("orders", "battles", "settlement", "twilight")[: ("orders", "battles", "settlement", "twilight").index(phase) + 1]:
+    for step in ("orders", "battles", "settlement", "twilight")[
+        : ("orders", "battles", "settlement", "twilight").index(phase) + 1
+    ]:
         to_phase(client, gm, cid, step)
     models = [m["id"] for m in anna["models"][2:]]
     for method, path, body in (

@@ -1,14 +1,16 @@
 """Guilds over the API (R8.1-R8.6, R8.9, R9.2): every fee as a ledger entry, every refusal
 with the ledgers, the guilds and the chronicle left as they were, the chronicle's entries,
 and the guild income paid at End round."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
 from app.gold.service import balance_matches_ledger
 from app.guilds.models import GuildRequest
-from tests.api.guild_helpers import GUILD, START, guild_campaign
-from tests.helpers import error_code, user
+from tests.builders.accounts import user
+from tests.builders.guilds import GUILD, START, guild_campaign
+from tests.builders.responses import error_code
 
 COST, REQUEST, ENTRY, INCOME = GUILD["level_cost"], GUILD["request_fee"], GUILD["entry_fee"], GUILD["level_income"]
 
@@ -22,8 +24,17 @@ def test_r8_1_r8_6_founding_costs_level_one_names_the_guild_and_goes_to_the_chro
     g = guild_campaign(client, 2)
     guild = g.found(0, "Iron Wolves")
     assert (guild["name"], guild["founder_player_id"], guild["level"], guild["member_player_ids"]) == (
-        "Iron Wolves", g.pid(0), 1, [g.pid(0)])
-    assert (guild["allies_allowed"], guild["next_level_cost"], guild["income_per_round"], guild["requests"]) == (1, 2 * COST, INCOME, [])
+        "Iron Wolves",
+        g.pid(0),
+        1,
+        [g.pid(0)],
+    )
+    assert (guild["allies_allowed"], guild["next_level_cost"], guild["income_per_round"], guild["requests"]) == (
+        1,
+        2 * COST,
+        INCOME,
+        [],
+    )
     assert g.balances() == [START - 1 * COST, START]
     assert g.entries(0, "guild_fee") == [(-COST, "Founding · Iron Wolves")]
     assert g.chronicle_texts("guild_founded") == ["player0 founded the guild Iron Wolves."]
@@ -135,7 +146,10 @@ def test_r8_3_an_invitation_is_free_and_the_entry_fee_is_paid_on_accepting_it(cl
     g.refused(g.post(0, f"/guilds/{gid}/invitations", {"player_id": g.pid(1)}), 409, "guild_member_already", before)
     # An invitee who cannot pay the entry fee is refused; the invitation waits.
     inv3 = g.invite(0, gid, 3)
-    assert g.post("gm", "/ledger/adjustments", {"player_id": g.pid(3), "amount": ENTRY - 1 - START, "reason": "Poor"}).status_code == 201
+    assert (
+        g.post("gm", "/ledger/adjustments", {"player_id": g.pid(3), "amount": ENTRY - 1 - START, "reason": "Poor"}).status_code
+        == 201
+    )
     before = g.state()
     r = g.post(3, f"/guilds/{gid}/invitations/{inv3['id']}/accept")
     g.refused(r, 409, "guild_entry_unaffordable", before)
@@ -225,11 +239,17 @@ def test_r8_4_r8_6_upgrades_cost_n_times_the_level_cost_are_the_founders_and_sto
     assert (r.json()["level"], r.json()["next_level_cost"], r.json()["income_per_round"]) == (2, 3 * COST, 2 * INCOME)
     r = g.post(0, f"/guilds/{gid}/upgrade")
     assert r.status_code == 200 and (r.json()["level"], r.json()["next_level_cost"], r.json()["allies_allowed"]) == (3, None, 3)
-    assert g.entries(0, "guild_fee") == [(-3 * COST, "Level 3 · Iron Wolves"), (-2 * COST, "Level 2 · Iron Wolves"),
-                                         (-COST, "Founding · Iron Wolves")]
+    assert g.entries(0, "guild_fee") == [
+        (-3 * COST, "Level 3 · Iron Wolves"),
+        (-2 * COST, "Level 2 · Iron Wolves"),
+        (-COST, "Founding · Iron Wolves"),
+    ]
     assert g.balance(0) == START - 6 * COST
     assert g.balance(1) == START - ENTRY  # the founder pays upgrades, nobody else
-    assert g.chronicle_texts("guild_upgraded") == ["The guild Iron Wolves rose to level 3.", "The guild Iron Wolves rose to level 2."]
+    assert g.chronicle_texts("guild_upgraded") == [
+        "The guild Iron Wolves rose to level 3.",
+        "The guild Iron Wolves rose to level 2.",
+    ]
     before = g.state()
     r = g.post(0, f"/guilds/{gid}/upgrade")
     g.refused(r, 409, "guild_top_level", before)
@@ -258,7 +278,9 @@ def test_r8_6_leaving_and_dissolving_go_to_the_chronicle_and_only_the_right_peop
     g.refused(g.delete("gm", f"/guilds/{gid}"), 403, "not_a_player", before)
     balances = g.balances()
     assert g.post(1, f"/guilds/{gid}/leave").status_code == 204
-    assert g.guild(gid)["member_player_ids"] == [g.pid(0), g.pid(2)] and g.balances() == balances  # leaving costs nothing, returns nothing
+    assert (
+        g.guild(gid)["member_player_ids"] == [g.pid(0), g.pid(2)] and g.balances() == balances
+    )  # leaving costs nothing, returns nothing
     assert g.chronicle_texts("guild_left") == ["player1 left the guild Iron Wolves."]
     assert g.delete(0, f"/guilds/{gid}").status_code == 204
     assert g.chronicle_texts("guild_dissolved") == ["player0 dissolved the guild Iron Wolves."]
@@ -274,7 +296,15 @@ def test_r8_6_leaving_and_dissolving_go_to_the_chronicle_and_only_the_right_peop
     assert g.found(2, "Iron Wolves")["founder_player_id"] == g.pid(2)
     # The chronicle tells the story in order (R8.6).
     kinds = [e["kind"] for e in reversed(g.chronicle()) if e["kind"].startswith("guild_")]
-    assert kinds == ["guild_founded", "guild_upgraded", "guild_joined", "guild_joined", "guild_left", "guild_dissolved", "guild_founded"]
+    assert kinds == [
+        "guild_founded",
+        "guild_upgraded",
+        "guild_joined",
+        "guild_joined",
+        "guild_left",
+        "guild_dissolved",
+        "guild_founded",
+    ]
 
 
 def _shared_battle(g, fighters: tuple[int, ...]):
@@ -389,10 +419,18 @@ def test_r8_9_a_mission_ally_joins_a_guild_once_the_alliance_lapsed_at_end_round
 def test_r9_2_with_the_guilds_module_off_every_guild_call_is_refused(client):
     g = guild_campaign(client, 2, modules={"guilds": False})
     before = g.state()
-    for r in (g.get(0, "/guilds"), g.get("gm", "/guilds"), g.post(0, "/guilds", {"name": "Nope"}), g.post(0, "/guilds/1/requests"),
-              g.post(0, "/guilds/1/requests/1/accept"), g.post(0, "/guilds/1/invitations", {"player_id": g.pid(1)}),
-              g.post(0, "/guilds/1/invitations/1/decline"), g.post(0, "/guilds/1/upgrade"), g.post(0, "/guilds/1/leave"),
-              g.delete(0, "/guilds/1")):
+    for r in (
+        g.get(0, "/guilds"),
+        g.get("gm", "/guilds"),
+        g.post(0, "/guilds", {"name": "Nope"}),
+        g.post(0, "/guilds/1/requests"),
+        g.post(0, "/guilds/1/requests/1/accept"),
+        g.post(0, "/guilds/1/invitations", {"player_id": g.pid(1)}),
+        g.post(0, "/guilds/1/invitations/1/decline"),
+        g.post(0, "/guilds/1/upgrade"),
+        g.post(0, "/guilds/1/leave"),
+        g.delete(0, "/guilds/1"),
+    ):
         assert (r.status_code, error_code(r)) == (409, "module_disabled"), (r.request.url, r.text)
     assert g.state() == before
 
@@ -414,7 +452,11 @@ def test_r8_1_guild_calls_of_outsiders_are_not_found(client):
     gid = g.found(0, "Iron Wolves")["id"]
     stranger = user(client, "stranger")
     before = g.state()
-    for r in (client.get(g.url("/guilds"), headers=stranger), client.post(g.url("/guilds"), json={"name": "X"}, headers=stranger),
-              client.post(g.url(f"/guilds/{gid}/requests"), headers=stranger), client.delete(g.url(f"/guilds/{gid}"), headers=stranger)):
+    for r in (
+        client.get(g.url("/guilds"), headers=stranger),
+        client.post(g.url("/guilds"), json={"name": "X"}, headers=stranger),
+        client.post(g.url(f"/guilds/{gid}/requests"), headers=stranger),
+        client.delete(g.url(f"/guilds/{gid}"), headers=stranger),
+    ):
         assert r.status_code == 404, r.text
     assert g.state() == before

@@ -1,9 +1,13 @@
 """Hideout selection (R1.5), lifecycle (R1.6) and the phases (R2.1-R2.3) over the API."""
+
 from sqlmodel import Session, func, select
 
 from app.chronicle.models import ChronicleEntry
 from app.maps.models import Hideout
-from tests.helpers import add_place, campaign_with_players, error_code, running_campaign, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import campaign_with_players, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
 
 
 def status(client, gm, cid, target):
@@ -15,7 +19,7 @@ def test_r1_5_entering_hideout_selection_needs_players_and_free_flags(client):
     cid = client.post("/api/v1/campaigns", json={"name": "C"}, headers=gm).json()["id"]
     r = status(client, gm, cid, "hideouts")
     assert r.status_code == 409 and error_code(r) == "too_few_players"
-    from tests.helpers import join
+    from tests.builders.campaigns import join
 
     join(client, gm, cid, "anna")
     join(client, gm, cid, "borys")
@@ -69,7 +73,12 @@ def test_r2_1_r2_2_the_gm_moves_through_the_phases(client):
     assert client.post(url, json={"phase": "preparation"}, headers=gm).json()["phase"] == "preparation"
     for phase in ("orders", "battles"):
         assert client.post(url, json={"phase": phase}, headers=gm).status_code == 200
-    for target, code in (("orders", "phase_backward"), ("twilight", "phase_skip"), ("battles", "phase_same"), ("nap", "phase_unknown")):
+    for target, code in (
+        ("orders", "phase_backward"),
+        ("twilight", "phase_skip"),
+        ("battles", "phase_same"),
+        ("nap", "phase_unknown"),
+    ):
         r = client.post(url, json={"phase": target}, headers=gm)
         assert r.status_code == (422 if code == "phase_unknown" else 409) and error_code(r) == code
         assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["phase"] == "battles"
@@ -103,7 +112,14 @@ def test_r11_1_chronicle_logs_lifecycle_and_phases_paginated(client):
     assert page["items"][0]["kind"] == "phase_changed"
     assert "Preparation" in page["items"][0]["text"] and "Orders" in page["items"][0]["text"]
     kinds = {e["kind"] for e in client.get(f"/api/v1/campaigns/{cid}/chronicle?per_page=200", headers=gm).json()["items"]}
-    assert {"campaign_created", "player_joined", "hideouts_opened", "hideout_claimed", "campaign_started", "phase_changed"} <= kinds
+    assert {
+        "campaign_created",
+        "player_joined",
+        "hideouts_opened",
+        "hideout_claimed",
+        "campaign_started",
+        "phase_changed",
+    } <= kinds
     r = client.get(f"/api/v1/campaigns/{cid}/chronicle?page=0", headers=gm)
     assert r.status_code == 422
 

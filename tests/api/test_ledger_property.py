@@ -1,8 +1,10 @@
 """R3.8: whatever sequence of gold operations runs, the balance equals the sum of the
 ledger and never goes below zero; a refused operation changes nothing."""
+
 import itertools
 
-from hypothesis import HealthCheck, given, settings, strategies as st
+from hypothesis import HealthCheck, given, settings
+from hypothesis import strategies as st
 from sqlmodel import Session, select
 
 from app.accounts.models import User

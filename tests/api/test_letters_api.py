@@ -3,6 +3,7 @@ a letter is seen by its sender and its recipient only — never by the other pla
 when not a party, an outsider or an anonymous caller, who all get the answer a letter that
 does not exist gets; read marks are the recipient's; refusals change nothing; the chronicle
 never hears of letters."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
@@ -11,8 +12,10 @@ import pytest
 from sqlmodel import Session, func, select
 
 from app.letters.models import Letter
+from tests.builders.accounts import user
+from tests.builders.campaigns import campaign_with_players, create_campaign, join, running_campaign
+from tests.builders.responses import error_code
 from tests.unit.test_letter_markdown import HOSTILE, assert_harmless
-from tests.helpers import campaign_with_players, create_campaign, error_code, join, running_campaign, user
 
 
 @dataclass
@@ -61,8 +64,10 @@ def count_letters(engine) -> int:
 
 def rows(engine) -> list[tuple]:
     with Session(engine) as s:
-        return [(x.id, x.from_player_id, x.to_player_id, x.subject, x.body, x.read_at, x.thread_id)
-                for x in s.exec(select(Letter).order_by(Letter.id)).all()]
+        return [
+            (x.id, x.from_player_id, x.to_player_id, x.subject, x.body, x.read_at, x.thread_id)
+            for x in s.exec(select(Letter).order_by(Letter.id)).all()
+        ]
 
 
 def test_r8_12_players_and_the_gm_write_to_each_other(client):
@@ -70,7 +75,12 @@ def test_r8_12_players_and_the_gm_write_to_each_other(client):
     a = w.send(0, 1, "Truce", "Let us *not* fight at the ford.")
     assert (a["from_player_id"], a["to_player_id"], a["from_gm"], a["to_gm"]) == (w.pid(0), w.pid(1), False, False)
     assert (a["subject"], a["body"], a["read_at"], a["reply_to_id"], a["thread_id"]) == (
-        "Truce", "Let us *not* fight at the ford.", None, None, a["id"])
+        "Truce",
+        "Let us *not* fight at the ford.",
+        None,
+        None,
+        a["id"],
+    )
     assert a["body_html"] == "<p>Let us <em>not</em> fight at the ford.</p>\n"
     assert a["created_at"]
     to_gm = w.send(1, "gm", "A complaint")
@@ -160,8 +170,12 @@ def test_r8_12_r11_2_nobody_but_the_two_parties_sees_a_letter_over_the_api(clien
             assert lid not in [x["id"] for x in page["items"]]
             assert "Secret plan" not in str(page)
         assert w.box(who)["unread"] == (1 if who == "gm" else 0)
-        for method, path, body in (("GET", f"/{lid}", None), ("POST", f"/{lid}/read", None), ("POST", f"/{lid}/unread", None),
-                                   ("POST", f"/{lid}/reply", {"body": "Let me in"})):
+        for method, path, body in (
+            ("GET", f"/{lid}", None),
+            ("POST", f"/{lid}/read", None),
+            ("POST", f"/{lid}/unread", None),
+            ("POST", f"/{lid}/reply", {"body": "Let me in"}),
+        ):
             r = client.request(method, w.url(path), json=body, headers=w.h(who))
             assert r.status_code == 404, (who, path, r.text)
             # Exactly the answer a letter that does not exist gets.
@@ -171,8 +185,14 @@ def test_r8_12_r11_2_nobody_but_the_two_parties_sees_a_letter_over_the_api(clien
     assert r.status_code == 404 and r.json() == missing.json()
     # An outsider (a user of no campaign) and an anonymous caller learn nothing.
     for headers, status in ((outsider, 404), ({}, 401)):
-        for method, path in (("GET", ""), ("GET", "?box=out"), ("GET", f"/{lid}"), ("POST", f"/{lid}/read"),
-                             ("POST", f"/{lid}/unread"), ("POST", f"/{lid}/reply")):
+        for method, path in (
+            ("GET", ""),
+            ("GET", "?box=out"),
+            ("GET", f"/{lid}"),
+            ("POST", f"/{lid}/read"),
+            ("POST", f"/{lid}/unread"),
+            ("POST", f"/{lid}/reply"),
+        ):
             r = client.request(method, w.url(path), json={"body": "x"} if path.endswith("reply") else None, headers=headers)
             assert r.status_code == status, (path, r.text)
             assert "Secret plan" not in r.text
@@ -217,11 +237,20 @@ def test_r8_12_replies_go_to_the_other_party_in_the_same_thread(client):
     assert r.status_code == 201, r.text
     answer = r.json()
     assert (answer["from_player_id"], answer["to_player_id"], answer["subject"], answer["thread_id"], answer["reply_to_id"]) == (
-        w.pid(1), w.pid(0), "Re: Truce", first["id"], first["id"])
+        w.pid(1),
+        w.pid(0),
+        "Re: Truce",
+        first["id"],
+        first["id"],
+    )
     # A reply to the reply: still one thread, still one "Re:".
     again = client.post(w.url(f"/{answer['id']}/reply"), json={"body": "Good."}, headers=w.h(0)).json()
     assert (again["to_player_id"], again["subject"], again["thread_id"], again["reply_to_id"]) == (
-        w.pid(1), "Re: Truce", first["id"], answer["id"])
+        w.pid(1),
+        "Re: Truce",
+        first["id"],
+        answer["id"],
+    )
     # The sender adds to their own letter: it goes to its recipient; a subject of one's own.
     more = client.post(w.url(f"/{again['id']}/reply"), json={"body": "PS", "subject": "P.S."}, headers=w.h(0)).json()
     assert (more["to_player_id"], more["subject"], more["thread_id"]) == (w.pid(1), "P.S.", first["id"])
@@ -243,9 +272,15 @@ def test_r9_4_with_the_module_off_every_letter_call_is_refused(client, engine):
     cid = create_campaign(client, gm, modules={"letters": False})["id"]
     anna, borys = join(client, gm, cid, "anna"), join(client, gm, cid, "borys")
     url = f"/api/v1/campaigns/{cid}/letters"
-    for method, path, body in (("GET", "", None), ("GET", "?box=out", None), ("GET", "/1", None), ("POST", "/1/read", None),
-                               ("POST", "/1/unread", None), ("POST", "/1/reply", {"body": "x"}),
-                               ("POST", "", {"to_player_id": borys["player_id"], "subject": "S", "body": "B"})):
+    for method, path, body in (
+        ("GET", "", None),
+        ("GET", "?box=out", None),
+        ("GET", "/1", None),
+        ("POST", "/1/read", None),
+        ("POST", "/1/unread", None),
+        ("POST", "/1/reply", {"body": "x"}),
+        ("POST", "", {"to_player_id": borys["player_id"], "subject": "S", "body": "B"}),
+    ):
         r = client.request(method, url + path, json=body, headers=anna["headers"])
         assert (r.status_code, error_code(r)) == (409, "module_disabled"), (method, path, r.text)
         assert "Messages" in r.json()["error"]["message"]

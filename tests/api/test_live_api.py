@@ -2,6 +2,7 @@
 update, and R11.2 for each secret it could carry: the streams of those who may not see it stay
 silent. Silence is checked in order, not by waiting: after the secret, a public change follows,
 and the onlooker's next event must be that change."""
+
 from __future__ import annotations
 
 import json
@@ -9,12 +10,17 @@ import time
 
 import pytest
 
-from tests.api.guild_helpers import guild_campaign
-from tests.api.live_helpers import listen, stream_server  # noqa: F401
-from tests.api.settle_helpers import play_round
+from tests.api.live_helpers import listen, stream_server
 from tests.api.test_twilight_api import _unopposed_round
-from tests.helpers import buy, error_code, running_campaign, to_phase, token_headers, user, warband
-from tests.web.helpers import csrf, login
+from tests.builders.accounts import token_headers, user
+from tests.builders.battles import two_fight_one_watches
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.guilds import guild_campaign
+from tests.builders.pages import csrf, login
+from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
+from tests.builders.settlements import play_round
 
 ALL_MODULES = {"guilds": True, "mission_alliances": True, "letters": True, "gold_transfers": True}
 
@@ -45,12 +51,20 @@ def test_r11_4_phase_change_reaches_every_member(client, listen):
 
 def test_r11_4_end_round_says_which_round_ended(client, listen):
     gm, cid, players, free = _unopposed_round(client)
-    r = client.post(f"/api/v1/campaigns/{cid}/twilight/choices", json={"place_id": free, "player_id": players[0]["player_id"]}, headers=gm)
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/twilight/choices", json={"place_id": free, "player_id": players[0]["player_id"]}, headers=gm
+    )
     assert r.status_code == 200, r.text
     s = listen(cid, players[2]["headers"])
     assert client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 1}, headers=gm).status_code == 200
     ev = s.next()
-    assert (ev.kind, ev.data["step"], ev.data["ended"], ev.data["round"], ev.data["phase"]) == ("phase", "round_ended", 1, 2, "preparation")
+    assert (ev.kind, ev.data["step"], ev.data["ended"], ev.data["round"], ev.data["phase"]) == (
+        "phase",
+        "round_ended",
+        1,
+        2,
+        "preparation",
+    )
     assert ev.data["message"] == "Round 1 is over. Round 2 begins: Preparation."
 
 
@@ -58,11 +72,15 @@ def test_r11_4_battles_announced_reach_every_member_in_their_language(client, li
     gm, cid, players, places = running_campaign(client, 2)
     r = client.patch("/api/v1/me", json={"locale": "pl"}, headers=players[1]["headers"])
     assert r.status_code == 200, r.text
-    for p, (faction, keys) in zip(players, (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))):
+    for p, (faction, keys) in zip(
+        players, (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))
+    ):
         p["band"] = warband(client, cid, p, buy(client, cid, p, *keys, faction=faction))
     to_phase(client, gm, cid, "orders")
     for p in players:
-        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[2]["id"]}, headers=p["headers"])
+        r = client.put(
+            f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[2]["id"]}, headers=p["headers"]
+        )
         assert r.status_code == 200, r.text
     english, polish = (listen(cid, p["headers"]) for p in players)
     to_phase(client, gm, cid, "battles")
@@ -78,34 +96,27 @@ def test_r11_4_the_gms_word_on_a_result_reaches_both_sides(client, listen):
     # play_round entered and confirmed a result; the GM corrects it.
     gm, cid, players = rnd.gm, rnd.cid, rnd.players
     opponent, reporter, gm_stream = listen(cid, players[1]["headers"]), listen(cid, players[0]["headers"]), listen(cid, gm)
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{rnd.bid}/resolve", json={"winner_player_ids": [players[1]["player_id"]]}, headers=gm)
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{rnd.bid}/resolve", json={"winner_player_ids": [players[1]["player_id"]]}, headers=gm
+    )
     assert r.status_code == 200, r.text
     for s in (opponent, reporter):
         ev = s.next()
         assert (ev.kind, ev.data["subject_id"], ev.data["status"]) == ("result", rnd.bid, "resolved")
-        assert ev.data["message"] == "The result of the battle at Place 2 is confirmed."
+        assert ev.data["message"] == "The result of the battle at Place 2 was decided by the GM."  # issue 29
     assert gm_stream.next().data["message"] is None
 
 
-def _two_fight_one_watches(client):
-    """Battles with one battle: players 0 and 1 fight at Place 3, player 2 stays at home."""
-    gm, cid, players, places = running_campaign(client, 3)
-    for p, (faction, keys) in zip(players[:2], (("orcs", ("orcs.krusher", "orcs.ax")), ("basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")))):
-        p["band"] = warband(client, cid, p, buy(client, cid, p, *keys, faction=faction))
-    to_phase(client, gm, cid, "orders")
-    for p in players[:2]:
-        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[3]["id"]}, headers=p["headers"])
-        assert r.status_code == 200, r.text
-    to_phase(client, gm, cid, "battles")
-    [battle] = client.get(f"/api/v1/campaigns/{cid}/battles", headers=gm).json()["items"]
-    return gm, cid, players, battle
-
-
 def test_r11_4_reported_and_disputed_results(client, listen):
-    gm, cid, players, battle = _two_fight_one_watches(client)
-    opponent, reporter, onlooker, gm_stream = (listen(cid, h) for h in (players[1]["headers"], players[0]["headers"], players[2]["headers"], gm))
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": [players[0]["player_id"]]},
-                    headers=players[0]["headers"])
+    gm, cid, players, battle = two_fight_one_watches(client)
+    opponent, reporter, onlooker, gm_stream = (
+        listen(cid, h) for h in (players[1]["headers"], players[0]["headers"], players[2]["headers"], gm)
+    )
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result",
+        json={"winner_player_ids": [players[0]["player_id"]]},
+        headers=players[0]["headers"],
+    )
     assert r.status_code == 200, r.text
     ev = opponent.next()
     assert (ev.kind, ev.data["status"], ev.data["subject_id"]) == ("result", "reported", battle["id"])
@@ -114,7 +125,9 @@ def test_r11_4_reported_and_disputed_results(client, listen):
     for s in (reporter, onlooker, gm_stream):
         ev = s.next()
         assert (ev.kind, ev.data["status"], ev.data["message"]) == ("result", "reported", None)
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/dispute", json={"reason": "Wrong winner"}, headers=players[1]["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/dispute", json={"reason": "Wrong winner"}, headers=players[1]["headers"]
+    )
     assert r.status_code == 200, r.text
     assert gm_stream.next().data["message"] == "The result of the battle at Place 3 is disputed."
     assert reporter.next().data["message"] == "The result of the battle at Place 3 is disputed."
@@ -126,7 +139,12 @@ def test_r11_4_r11_2_a_closed_settlement_tells_the_gm_and_nobody_else(client, li
     gm_stream, opponent = listen(rnd.cid, rnd.gm), listen(rnd.cid, rnd.h(1))
     assert rnd.close(0).status_code == 200
     ev = gm_stream.next()
-    assert (ev.kind, ev.data["action"], ev.data["player_id"], ev.data["subject_id"]) == ("settlement", "closed", rnd.players[0]["player_id"], rnd.bid)
+    assert (ev.kind, ev.data["action"], ev.data["player_id"], ev.data["subject_id"]) == (
+        "settlement",
+        "closed",
+        rnd.players[0]["player_id"],
+        rnd.bid,
+    )
     assert ev.data["message"] == "player0 closed the settlement of a warband."
     # The settlement is the owner's and the GM's (R11.2): the opponent hears nothing of it.
     rnd.close(1)
@@ -145,7 +163,12 @@ def test_r11_4_a_reopened_settlement_tells_its_owner(client, listen):
 
 def test_r11_4_r11_2_a_letter_reaches_its_recipient_only(client, listen):
     g = guild_campaign(client, 3, modules=ALL_MODULES)
-    recipient, onlooker, gm_stream, sender = listen(g.cid, g.h(1)), listen(g.cid, g.h(2)), listen(g.cid, g.gm), listen(g.cid, g.h(0))
+    recipient, onlooker, gm_stream, sender = (
+        listen(g.cid, g.h(1)),
+        listen(g.cid, g.h(2)),
+        listen(g.cid, g.gm),
+        listen(g.cid, g.h(0)),
+    )
     r = g.post(0, "/letters", {"to_player_id": g.pid(1), "subject": "Sealed", "body": "Meet at dawn"})
     assert r.status_code == 201, r.text
     ev = recipient.next()
@@ -196,7 +219,11 @@ def test_r11_4_r11_2_a_mission_alliance_reaches_its_invitees_only(client, listen
     invitee, outsider_player, gm_stream = listen(g.cid, g.h(1)), listen(g.cid, g.h(3)), listen(g.cid, g.gm)
     a = g.ally(0, ev_id, 1)
     ev = invitee.next()
-    assert (ev.kind, ev.data["subject_id"], ev.data["message"]) == ("alliance", a["id"], "player0 invites you to a mission alliance.")
+    assert (ev.kind, ev.data["subject_id"], ev.data["message"]) == (
+        "alliance",
+        a["id"],
+        "player0 invites you to a mission alliance.",
+    )
     g.phase("orders")
     for s in (outsider_player, gm_stream):  # R8.8: not the GM, not another player
         _next_is_phase(s, "orders")
@@ -210,8 +237,9 @@ def test_r11_4_twilight_tells_the_gm_how_many_places_wait_for_a_choice(client, l
     ev = gm_stream.next()
     assert (ev.kind, ev.data["count"], ev.data["message"]) == ("twilight", 1, "Twilight: places waiting for your choice: 1.")
     _next_is_phase(player_stream, "twilight")
-    to_phase_body = client.post(f"/api/v1/campaigns/{cid}/twilight/choices", json={"place_id": free, "player_id": players[0]["player_id"]},
-                                headers=gm)
+    to_phase_body = client.post(
+        f"/api/v1/campaigns/{cid}/twilight/choices", json={"place_id": free, "player_id": players[0]["player_id"]}, headers=gm
+    )
     assert to_phase_body.status_code == 200
     assert client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 1}, headers=gm).status_code == 200
     assert player_stream.next().data["step"] == "round_ended"  # the GM's twilight count never reached a player
@@ -257,7 +285,10 @@ def test_r11_4_resume_with_last_event_id_gets_what_was_missed_in_order(client, l
     to_phase(client, gm, cid, "settlement")
     resumed = listen(cid, {**players[0]["headers"], "Last-Event-ID": seen.id})
     assert [(ev.kind, ev.data.get("phase")) for ev in (resumed.next() for _ in range(3))] == [
-        ("phase", "battles"), ("battles", None), ("phase", "settlement")]
+        ("phase", "battles"),
+        ("battles", None),
+        ("phase", "settlement"),
+    ]
     # The id is opaque (it does not count events) and the query parameter does the same as the header.
     assert len(seen.id) == 16 and not seen.id.isdigit()
     again = listen(cid, players[0]["headers"], f"?after={seen.id}")
@@ -291,7 +322,9 @@ def test_r11_4_a_page_stream_starts_when_the_page_was_drawn(client, listen):
     steps = [earlier.next().data for _ in range(3)]
     assert [(d["step"], d["message"]) for d in steps] == [
         ("hideouts", "Choose your hideout: the GM opened the hideouts."),
-        ("started", "The campaign has begun: round 1, Preparation."), ("phase", "Round 1: Orders.")]
+        ("started", "The campaign has begun: round 1, Preparation."),
+        ("phase", "Round 1: Orders."),
+    ]
     to_phase(client, gm, cid, "battles")
     assert later.next().data["phase"] == "battles"  # drawn after: not sent again
 
@@ -330,7 +363,11 @@ def test_r11_4_logging_out_closes_the_page_stream(client, listen, make_client, s
     r = browser.post("/logout", data={"csrf_token": csrf(browser)})
     assert r.status_code in (200, 303)
     ev = s.next()
-    assert (ev.kind, ev.data["reason"], ev.data["message"]) == ("closed", "logged_out", "You are logged out: live updates stopped.")
+    assert (ev.kind, ev.data["reason"], ev.data["message"]) == (
+        "closed",
+        "logged_out",
+        "You are logged out: live updates stopped.",
+    )
     assert s.ended.wait(5)
 
 
@@ -342,21 +379,28 @@ def test_r11_5_a_bad_resume_point_is_a_clear_422(client, query):
 
 
 def test_issue18_r11_4_a_clock_tap_reaches_every_member_quietly_and_an_asked_step_tells_nothing(client, listen, make_client):
-    from tests.web.helpers import post
+    from tests.builders.pages import post
 
-    gm, cid, players, battle = _two_fight_one_watches(client)
+    gm, cid, players, battle = two_fight_one_watches(client)
     opponent, onlooker, gm_stream = (listen(cid, h) for h in (players[1]["headers"], players[2]["headers"], gm))
     # A one-way step asked first (the confirm page) runs the action, then rolls it back: no event.
     browser = make_client()
     login(browser, "player0")
     asked = post(browser, f"/campaigns/{cid}/battles/{battle['id']}/result", {"winner_one": str(players[0]["player_id"])})
     assert asked.status_code == 200 and "confirm" in asked.text
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/clock", json={"action": "start"}, headers=players[0]["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/clock", json={"action": "start"}, headers=players[0]["headers"]
+    )
     assert r.status_code == 200, r.text
     for s in (opponent, onlooker, gm_stream):
         ev = s.next()
-        assert (ev.kind, ev.data["subject_id"], ev.data["status"], ev.data["turn"], ev.data["message"]) == \
-            ("clock", battle["id"], "running", 1, None), ev
+        assert (ev.kind, ev.data["subject_id"], ev.data["status"], ev.data["turn"], ev.data["message"]) == (
+            "clock",
+            battle["id"],
+            "running",
+            1,
+            None,
+        ), ev
 
 
 def test_issue19_r11_4_a_deadline_redraws_open_pages_quietly(client, listen):

@@ -1,6 +1,7 @@
 """R11.5: one log line per request (request id, method, path, status, time in ms); an
 unexpected error answers 500 with the request id and logs its traceback once, without local
 variables (R11.2: they may hold passwords or tokens); every answer carries X-Request-ID."""
+
 import json
 import re
 
@@ -55,7 +56,9 @@ def test_r11_5_one_request_line_per_request_with_its_fields(client, capsys):
     answers = [client.get("/login"), client.get("/api/v1/me"), client.post("/api/v1/users", json={})]
     lines = _console_requests(capsys.readouterr().err)
     assert len(lines) == 3
-    for line, answer, (method, path) in zip(lines, answers, [("GET", "/login"), ("GET", "/api/v1/me"), ("POST", "/api/v1/users")]):
+    for line, answer, (method, path) in zip(
+        lines, answers, [("GET", "/login"), ("GET", "/api/v1/me"), ("POST", "/api/v1/users")]
+    ):
         assert line["request_id"] == answer.headers["X-Request-ID"]
         assert (line["method"], line["path"], line["status"]) == (method, path, str(answer.status_code))
         assert float(line["duration_ms"]) >= 0
@@ -65,7 +68,7 @@ def test_r11_5_every_answer_carries_a_request_id_and_a_safe_incoming_one_is_kept
     ids = {client.get(path).headers["X-Request-ID"] for path in ("/", "/api/v1/me", "/nowhere", "/static/style.css")}
     assert len(ids) == 4 and all(re.fullmatch(r"[0-9a-f]{16}", i) for i in ids)
     assert client.get("/", headers={"X-Request-ID": "club-bot.42_a"}).headers["X-Request-ID"] == "club-bot.42_a"
-    for unsafe in ("two words", "x" * 65, "<script>", "id\"quote", "-leading-dash"):
+    for unsafe in ("two words", "x" * 65, "<script>", 'id"quote', "-leading-dash"):
         kept = client.get("/", headers={"X-Request-ID": unsafe}).headers["X-Request-ID"]
         assert kept != unsafe and re.fullmatch(r"[0-9a-f]{16}", kept)
 
@@ -77,15 +80,26 @@ def test_r11_2_r11_5_an_unexpected_api_error_is_500_with_the_request_id_and_one_
     err = capsys.readouterr().err
     assert r.status_code == 500
     request_id = r.headers["X-Request-ID"]
-    assert r.json() == {"error": {"code": "internal_error", "message": "Something went wrong on the server. Please try again.",
-                                  "details": [], "request_id": request_id}}
+    assert r.json() == {
+        "error": {
+            "code": "internal_error",
+            "message": "Something went wrong on the server. Please try again.",
+            "details": [],
+            "request_id": request_id,
+        }
+    }
     assert r.headers["X-Content-Type-Options"] == "nosniff"
     records = [json.loads(line) for line in err.splitlines() if line.startswith("{")]
     assert err.count("Traceback (most recent call last)") == 1
     [failure] = [rec for rec in records if "exception" in rec]
     assert failure["request_id"] == request_id and "RuntimeError: the route broke" in failure["exception"]
     [line] = [rec for rec in records if rec["event"] == "request"]
-    assert (line["request_id"], line["method"], line["path"], line["status"]) == (request_id, "GET", "/api/v1/test-only/boom", 500)
+    assert (line["request_id"], line["method"], line["path"], line["status"]) == (
+        request_id,
+        "GET",
+        "/api/v1/test-only/boom",
+        500,
+    )
     assert isinstance(line["duration_ms"], float)
     assert SECRET not in err and SECRET not in r.text
 

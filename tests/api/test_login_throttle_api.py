@@ -4,6 +4,7 @@ Throttled per address and nickname together (5 free failures) and per address al
 free, a club behind one router); every failure over a limit makes the next attempt wait,
 30 s doubling to 15 min at most. R11.2: a wait says nothing about whether the nickname exists.
 """
+
 from datetime import UTC, datetime, timedelta
 
 import pytest
@@ -11,8 +12,9 @@ from sqlmodel import Session, func, select
 
 from app.accounts import service
 from app.accounts.models import LoginFailure
-from tests.helpers import PASSWORD, error_code, register
-from tests.web.helpers import csrf
+from tests.builders.accounts import PASSWORD, register
+from tests.builders.pages import csrf, shown
+from tests.builders.responses import error_code
 
 ATTACKER, OWNER_HOME, CLUB = "203.0.113.9", "198.51.100.7", "192.0.2.44"
 WRONG = "not the password"
@@ -106,10 +108,14 @@ def test_r11_5_a_right_password_is_refused_while_waiting_and_says_so(client, mak
     assert r.status_code == 429 and r.json()["error"]["message"] == "Too many failed logins. Try again in 30 seconds."
     r = attempt(browser, "anna", PASSWORD, **{"Accept-Language": "pl"})
     assert r.json()["error"]["message"] == "Zbyt wiele nieudanych logowań. Spróbuj ponownie za 30 sekund."
-    # The login page refuses too, in place, and the same way.
+    # The login page refuses too, the same way (on the login page its refusal redirects to).
     clock.advance(seconds=10)
-    page = browser.post("/login", data={"nickname": "anna", "password": PASSWORD, "csrf_token": csrf(browser)},
-                        follow_redirects=False)
+    page = shown(
+        browser,
+        browser.post(
+            "/login", data={"nickname": "anna", "password": PASSWORD, "csrf_token": csrf(browser)}, follow_redirects=False
+        ),
+    )
     assert page.status_code == 429 and "Try again in 20 seconds." in page.text
     clock.advance(seconds=20)
     assert attempt(browser, "anna", PASSWORD).status_code == 201

@@ -1,11 +1,15 @@
 """The map over the API: nested maps (R1.2, R1.3), images, paths (R9.6 off, R9.7 on)."""
+
 import io
 
 from PIL import Image
 from sqlmodel import Session, func, select
 
 from app.maps.models import Path, Place
-from tests.helpers import add_place, create_campaign, error_code, join, running_campaign, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
 
 
 def png(size=(64, 48), fmt="PNG") -> bytes:
@@ -21,13 +25,23 @@ def campaign(client, **body):
 
 def test_r1_2_places_have_name_description_income_position_and_flag(client):
     gm, cid = campaign(client)
-    r = client.post(f"/api/v1/campaigns/{cid}/places", headers=gm, json={
-        "name": "Ravensgate", "description": "*Walled* town", "income": 10, "hideout_slot": True, "x": 12.5, "y": 80})
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/places",
+        headers=gm,
+        json={"name": "Ravensgate", "description": "*Walled* town", "income": 10, "hideout_slot": True, "x": 12.5, "y": 80},
+    )
     assert r.status_code == 201
     place = r.json()
     assert {k: place[k] for k in ("name", "description", "income", "hideout_slot", "x", "y", "parent_id", "owner_player_id")} == {
-        "name": "Ravensgate", "description": "*Walled* town", "income": 10, "hideout_slot": True, "x": 12.5, "y": 80,
-        "parent_id": None, "owner_player_id": None}
+        "name": "Ravensgate",
+        "description": "*Walled* town",
+        "income": 10,
+        "hideout_slot": True,
+        "x": 12.5,
+        "y": 80,
+        "parent_id": None,
+        "owner_player_id": None,
+    }
     for body in ({"name": "", "x": 5}, {"name": "A", "x": 101}, {"name": "A", "income": -1}, {"name": "A", "y": "far"}):
         r = client.post(f"/api/v1/campaigns/{cid}/places", headers=gm, json=body)
         assert r.status_code == 422, body
@@ -73,7 +87,9 @@ def test_r1_3_places_on_place_maps_are_full_places(client):
 def test_map_images_are_verified_and_give_a_place_its_map(client):
     gm, cid = campaign(client)
     keep = add_place(client, gm, cid, "Keep", hideout_slot=False)
-    r = client.put(f"/api/v1/campaigns/{cid}/maps/top/image", headers=gm, files={"file": ("map.png", png((3000, 1000)), "image/png")})
+    r = client.put(
+        f"/api/v1/campaigns/{cid}/maps/top/image", headers=gm, files={"file": ("map.png", png((3000, 1000)), "image/png")}
+    )
     assert r.status_code == 200 and (r.json()["width"], r.json()["height"]) == (2048, 683)
     top = client.get(f"/api/v1/campaigns/{cid}/map", headers=gm).json()
     assert top["image"]["url"] == r.json()["url"]
@@ -81,7 +97,9 @@ def test_map_images_are_verified_and_give_a_place_its_map(client):
     assert image.status_code == 200 and "max-age=31536000" in image.headers["cache-control"]
     original = client.get(top["image"]["original_url"])
     assert Image.open(io.BytesIO(original.content)).size == (3000, 1000)
-    r = client.put(f"/api/v1/campaigns/{cid}/maps/{keep['id']}/image", headers=gm, files={"file": ("k.webp", png(fmt="WEBP"), "image/webp")})
+    r = client.put(
+        f"/api/v1/campaigns/{cid}/maps/{keep['id']}/image", headers=gm, files={"file": ("k.webp", png(fmt="WEBP"), "image/webp")}
+    )
     assert r.status_code == 200
     assert client.get(f"/api/v1/campaigns/{cid}/map?of={keep['id']}", headers=gm).json()["image"]["width"] == 64
     for name, data in (("x.png", b"garbage"), ("x.gif", _gif()), ("x.png", b"")):
@@ -92,7 +110,9 @@ def test_map_images_are_verified_and_give_a_place_its_map(client):
     assert r.status_code == 422 and error_code(r) == "image_too_large"
     assert client.get(f"/api/v1/campaigns/{cid}/map", headers=gm).json()["image"]["url"] == top["image"]["url"]
     anna = join(client, gm, cid, "anna")
-    r = client.put(f"/api/v1/campaigns/{cid}/maps/top/image", headers=anna["headers"], files={"file": ("m.png", png(), "image/png")})
+    r = client.put(
+        f"/api/v1/campaigns/{cid}/maps/top/image", headers=anna["headers"], files={"file": ("m.png", png(), "image/png")}
+    )
     assert r.status_code == 403
 
 

@@ -4,6 +4,7 @@ revision cannot be undone exactly.
 The drift check compares more than Alembic's autogenerate does (types, nullability, indexes,
 unique constraints, foreign keys): also every CHECK constraint, by name and text, against the
 schema the models build on a scratch database of the same kind."""
+
 from __future__ import annotations
 
 import pytest
@@ -45,6 +46,7 @@ def _drop_check(name):
     def remove(table):
         (found,) = [c for c in table.constraints if isinstance(c, CheckConstraint) and c.name == name]
         table.constraints.remove(found)
+
     return remove
 
 
@@ -53,6 +55,7 @@ def _change_check(name, sqltext):
         (found,) = [c for c in table.constraints if isinstance(c, CheckConstraint) and c.name == name]
         table.constraints.remove(found)
         table.append_constraint(CheckConstraint(sqltext, name=name.removeprefix(f"ck_{table.name}_")))
+
     return change
 
 
@@ -60,6 +63,7 @@ def _drop_unique(name):
     def remove(table):
         (found,) = [c for c in table.constraints if isinstance(c, UniqueConstraint) and c.name == name]
         table.constraints.remove(found)
+
     return remove
 
 
@@ -67,6 +71,7 @@ def _drop_index(name):
     def remove(table):
         (found,) = [i for i in table.indexes if isinstance(i, Index) and i.name == name]
         table.indexes.remove(found)
+
     return remove
 
 
@@ -130,9 +135,11 @@ OLD_ROWS = [  # a running campaign as revision 0002 stored it
     "INSERT INTO path (id, campaign_id, from_place_id, to_place_id, one_way) VALUES (1, 1, 1, 2, false)",
     "INSERT INTO chronicle_entry (id, campaign_id, round, kind, params, created_at) VALUES (1, 1, 1, 'phase', '{}', '2026-01-01')",
 ]
-OLD_COUNTS = ("SELECT (SELECT count(*) FROM user_account), (SELECT count(*) FROM campaign), (SELECT count(*) FROM player), "
-              "(SELECT count(*) FROM place WHERE owner_player_id = 1), (SELECT count(*) FROM hideout), (SELECT count(*) FROM path), "
-              "(SELECT count(*) FROM chronicle_entry)")
+OLD_COUNTS = (
+    "SELECT (SELECT count(*) FROM user_account), (SELECT count(*) FROM campaign), (SELECT count(*) FROM player), "
+    "(SELECT count(*) FROM place WHERE owner_player_id = 1), (SELECT count(*) FROM hideout), (SELECT count(*) FROM path), "
+    "(SELECT count(*) FROM chronicle_entry)"
+)
 
 
 def test_a_database_with_rows_migrates_up_and_down_without_losing_them(database_url):

@@ -5,26 +5,20 @@ owner defends in a scenario with roles), where every warband stands after End ro
 through results, settlements, Twilight and End round), the GM placing a scattered warband,
 rosters that change only in a hideout, and the module off. The pure rules are in
 tests/unit/test_movement_rules.py."""
+
 from __future__ import annotations
 
 import pytest
 from sqlmodel import Session, func, select
 
-from app.companies.models import CompanyModel
 from app.warbands.models import Order, Warband
-from tests.api.guild_helpers import GUILD
-from tests.api.movement_helpers import EVIL_MERCENARY, ORC_BAND, M, give_hideout, movement_campaign
-from tests.helpers import add_place, create_campaign, error_code, user
-
-
-def set_status(engine, statuses: dict[int, str]) -> None:
-    """Setup: company models dead, captured or resting (as a settlement leaves them)."""
-    with Session(engine) as s:
-        for model_id, status in statuses.items():
-            model = s.get(CompanyModel, model_id)
-            model.status = status
-            s.add(model)
-        s.commit()
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign
+from tests.builders.companies import ORC_BAND, set_status
+from tests.builders.guilds import GUILD
+from tests.builders.maps import add_place, give_hideout
+from tests.builders.movement import EVIL_MERCENARY, M, movement_campaign
+from tests.builders.responses import error_code
 
 
 def count(engine, cls) -> int:
@@ -87,8 +81,13 @@ def test_r9_8_positions_are_public_on_the_map_but_orders_stay_secret(client):
 
 # --- 2. orders that are moves ----------------------------------------------------------------------
 
-PATH_MAP = {"Ash": (10, 10, True), "Bree": (90, 90, True), "Ford": (30, 30, False), "Glen": (50, 50, False),
-            "Weir": (10, 50, False)}
+PATH_MAP = {
+    "Ash": (10, 10, True),
+    "Bree": (90, 90, True),
+    "Ford": (30, 30, False),
+    "Glen": (50, 50, False),
+    "Weir": (10, 50, False),
+}
 # Ash - Ford - Glen - Bree both ways; Weir -> Ash one way only.
 PATH_LINKS = [("Ash", "Ford", False), ("Ford", "Glen", False), ("Glen", "Bree", False), ("Weir", "Ash", True)]
 
@@ -107,8 +106,8 @@ def test_r9_8_r9_7_with_paths_a_warband_stays_or_goes_one_path_step_in_the_paths
     m.refused(m.send(0, three["id"], place_id=ash), 409, "order_not_a_move")
     assert (m.get(0, "/orders").json(), m.ledger(0)) == before
     assert count(engine, Order) == 0
-    assert m.sent(0, one["id"], place_id=ford)["from_place_id"] == ash     # one step
-    assert m.sent(0, two["id"], place_id=ash)["from_place_id"] == ash      # it stays
+    assert m.sent(0, one["id"], place_id=ford)["from_place_id"] == ash  # one step
+    assert m.sent(0, two["id"], place_id=ash)["from_place_id"] == ash  # it stays
     assert m.sent(0, three["id"], place_id=bree)["from_place_id"] == glen  # one step on from where it stands
 
 
@@ -295,7 +294,9 @@ OUTCOMES = [
 ]
 
 
-@pytest.mark.parametrize("stands, orders, event_at, winners, after", [case[1:] for case in OUTCOMES], ids=[case[0] for case in OUTCOMES])
+@pytest.mark.parametrize(
+    "stands, orders, event_at, winners, after", [case[1:] for case in OUTCOMES], ids=[case[0] for case in OUTCOMES]
+)
 def test_r9_8_where_warbands_stand_after_end_round(client, stands, orders, event_at, winners, after):
     m = movement_campaign(client)
     event = m.event(event_at, "Stand-off") if event_at else None
@@ -316,7 +317,8 @@ def test_r9_8_where_warbands_stand_after_end_round(client, stands, orders, event
     scattered = m.chronicle("warband_scattered")
     if after[1] is None:
         assert [e["text"] for e in scattered] == [
-            "Guard was beaten at Bree with no hideout left to fall back to: it is scattered, and the game master places it."]
+            "Guard was beaten at Bree with no hideout left to fall back to: it is scattered, and the game master places it."
+        ]
     else:
         assert scattered == []
 
@@ -353,19 +355,34 @@ def test_r9_8_r2_3_positions_change_with_end_round_in_one_transaction(client, mo
 
 # The beaten defender stands at Ford (50, 50); its player holds Bree and Crag. Paths: Ford -
 # Crag one step; Ford - Glen - Weir - Bree three steps; Ash - Ford for the attacker.
-NEAREST_MAP = {"Ash": (10, 10, True), "Bree": (60, 50, True), "Crag": (10, 90, True), "Ford": (50, 50, False),
-               "Glen": (50, 70, False), "Weir": (60, 70, False)}
-NEAREST_LINKS = [("Ash", "Ford", False), ("Ford", "Crag", False), ("Ford", "Glen", False), ("Glen", "Weir", False),
-                 ("Weir", "Bree", False)]
+NEAREST_MAP = {
+    "Ash": (10, 10, True),
+    "Bree": (60, 50, True),
+    "Crag": (10, 90, True),
+    "Ford": (50, 50, False),
+    "Glen": (50, 70, False),
+    "Weir": (60, 70, False),
+}
+NEAREST_LINKS = [
+    ("Ash", "Ford", False),
+    ("Ford", "Crag", False),
+    ("Ford", "Glen", False),
+    ("Glen", "Weir", False),
+    ("Weir", "Bree", False),
+]
 TIE_MAP = {**NEAREST_MAP, "Bree": (50, 90, True), "Crag": (50, 10, True)}  # both 40 from Ford
 
 
-@pytest.mark.parametrize("paths, places, links, expected", [
-    (True, NEAREST_MAP, NEAREST_LINKS, "Crag"),                             # fewest path steps
-    (False, NEAREST_MAP, [], "Bree"),                                       # the straight line
-    (False, TIE_MAP, [], "Bree"),                                           # a tie: the lowest id
-    (True, NEAREST_MAP, NEAREST_LINKS + [("Ford", "Bree", False)], "Bree"),  # one step each: the lowest id
-], ids=["paths_fewest_steps", "no_paths_straight_line", "no_paths_tie_lowest_id", "paths_tie_lowest_id"])
+@pytest.mark.parametrize(
+    "paths, places, links, expected",
+    [
+        (True, NEAREST_MAP, NEAREST_LINKS, "Crag"),  # fewest path steps
+        (False, NEAREST_MAP, [], "Bree"),  # the straight line
+        (False, TIE_MAP, [], "Bree"),  # a tie: the lowest id
+        (True, NEAREST_MAP, NEAREST_LINKS + [("Ford", "Bree", False)], "Bree"),  # one step each: the lowest id
+    ],
+    ids=["paths_fewest_steps", "no_paths_straight_line", "no_paths_tie_lowest_id", "paths_tie_lowest_id"],
+)
 def test_r9_8_a_beaten_defender_falls_back_to_the_nearest_hideout_of_its_player(client, engine, paths, places, links, expected):
     m = movement_campaign(client, paths=paths, places=places, links=links)
     give_hideout(engine, m.places["Crag"], m.pid(1))
@@ -398,8 +415,12 @@ def test_r9_8_a_scattered_warband_cannot_move_until_the_gm_places_it(client):
     # Only the GM places it: players are refused, another campaign's place or warband is not found.
     other = create_campaign(client, m.gm, name="Elsewhere")["id"]
     foreign = add_place(client, m.gm, other, "Far away")["id"]
-    for who, wid, place, status in ((1, guard["id"], ford, 403), (0, guard["id"], ford, 403), ("gm", guard["id"], foreign, 404),
-                                    ("gm", 2**31 - 1, ford, 404)):
+    for who, wid, place, status in (
+        (1, guard["id"], ford, 403),
+        (0, guard["id"], ford, 403),
+        ("gm", guard["id"], foreign, 404),
+        ("gm", 2**31 - 1, ford, 404),
+    ):
         r = m.place_warband(who, wid, place)
         assert r.status_code == status, r.text
     assert m.place_warband(user(client, "outsider"), guard["id"], ford).status_code == 404
@@ -430,9 +451,9 @@ def test_r9_8_a_warband_away_from_its_hideouts_keeps_its_roster_and_items(client
         (m.patch(0, url, {"model_ids": [krusher["id"], ax["id"], spare["id"]]}), "warband_away"),
         (m.patch(0, url, {"name": "Renamed", "mercenary": EVIL_MERCENARY}), "warband_away"),  # the name stays too
         (m.delete(0, url), "warband_away"),
-        (m.put(0, f"/company/items/{bandages['id']}", {"model_id": None}), "model_away"),      # off a model away
+        (m.put(0, f"/company/items/{bandages['id']}", {"model_id": None}), "model_away"),  # off a model away
         (m.put(0, f"/company/items/{bandages['id']}", {"model_id": ax["id"]}), "model_away"),  # between two of them
-        (m.put(0, f"/company/items/{potion['id']}", {"model_id": ax["id"]}), "model_away"),    # onto a model away
+        (m.put(0, f"/company/items/{potion['id']}", {"model_id": ax["id"]}), "model_away"),  # onto a model away
     ):
         m.refused(r, 409, code)
     assert (m.warbands(0), m.get(0, "/company").json()) == before
@@ -457,8 +478,12 @@ def test_r9_8_r9_7_with_the_module_off_no_positions_no_defenders_and_paths_from_
     m = movement_campaign(client, movement=False, paths=True, places=PATH_MAP, links=PATH_LINKS)
     bree, glen = m.places["Bree"], m.places["Glen"]
     raiders = m.band(0, "Raiders")
-    r = m.create(1, "Guard", m.buy(1, "basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms"),
-                 location_place_id=bree)
+    r = m.create(
+        1,
+        "Guard",
+        m.buy(1, "basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms"),
+        location_place_id=bree,
+    )
     assert r.status_code == 201 and r.json()["location_place_id"] is None
     guard = r.json()
     assert [w["location_place_id"] for w in m.warbands(0).values()] == [None]
@@ -485,4 +510,3 @@ def test_r9_8_with_the_module_off_a_warband_left_at_home_does_not_defend(client)
     assert [m.location(0, raiders["id"]), m.location(1, guard["id"])] == [None, None]
     assert m.chronicle("warband_scattered") == []
     assert m.places["Bree"] in m.owners()[m.pid(1)]["places"]  # nobody defended, and it met nobody (R7.4)
-

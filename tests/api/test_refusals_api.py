@@ -1,6 +1,7 @@
 """Refusals that change nothing (issue 10): results closed from Twilight, places that hold
 something are not deleted, orders of a round that never reached Battles stay secret
 (R6.8, R11.2, R11.5)."""
+
 import pytest
 from sqlmodel import Session, func, select
 
@@ -8,8 +9,13 @@ from app.events.models import Event
 from app.gold.service import balance_matches_ledger
 from app.maps.models import Place
 from app.warbands.models import Order
-from tests.api.test_battles_api import two_player_battle
-from tests.helpers import add_place, buy, create_campaign, error_code, event, force_phase, running_campaign, to_phase, user, warband
+from tests.builders.accounts import user
+from tests.builders.battles import two_player_battle
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
+from tests.builders.rounds import event, force_phase, to_phase
 
 
 @pytest.mark.parametrize("action", ["result", "confirm", "dispute"])
@@ -17,7 +23,10 @@ def test_r6_8_r11_5_participants_act_on_results_in_battles_only(client, engine, 
     gm, cid, (anna, borys), bid = two_player_battle(client)
     url = f"/api/v1/campaigns/{cid}/battles/{bid}"
     if action != "result":
-        assert client.post(f"{url}/result", json={"winner_player_ids": [anna["player_id"]]}, headers=anna["headers"]).status_code == 200
+        assert (
+            client.post(f"{url}/result", json={"winner_player_ids": [anna["player_id"]]}, headers=anna["headers"]).status_code
+            == 200
+        )
     before = client.get(url, headers=gm).json()
     body = {"winner_player_ids": []} if action == "result" else {"reason": "Too late"} if action == "dispute" else None
     for phase, code in (("settlement", "results_gm_now"), ("twilight", "results_closed")):
@@ -50,7 +59,7 @@ def test_r11_5_a_place_holding_a_hideout_on_its_inner_map_is_not_deleted(client,
     city = add_place(client, gm, cid, "City", hideout_slot=False)
     docks = add_place(client, gm, cid, "Docks", parent_id=city["id"])
     add_place(client, gm, cid, "Keep")
-    from tests.helpers import join
+    from tests.builders.campaigns import join
 
     players = [join(client, gm, cid, n) for n in ("anna", "borys")]
     assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
@@ -72,12 +81,20 @@ def test_r11_5_a_place_with_orders_or_an_active_event_is_not_deleted_and_no_fee_
     r = client.delete(f"/api/v1/campaigns/{cid}/places/{field['id']}", headers=gm)
     assert r.status_code == 409 and error_code(r) == "place_has_event" and "Ambush" in r.json()["error"]["message"]
     to_phase(client, gm, cid, "orders")
-    assert client.put(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"event_id": ev["id"]},
-                      headers=anna["headers"]).status_code == 200
+    assert (
+        client.put(
+            f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"event_id": ev["id"]}, headers=anna["headers"]
+        ).status_code
+        == 200
+    )
     assert client.delete(f"/api/v1/campaigns/{cid}/events/{ev['id']}", headers=gm).status_code in (200, 204)
     # The event's end undid the order and refunded the fee; a fresh order to the bare place:
-    assert client.put(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"place_id": field["id"]},
-                      headers=anna["headers"]).status_code == 200
+    assert (
+        client.put(
+            f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"place_id": field["id"]}, headers=anna["headers"]
+        ).status_code
+        == 200
+    )
     r = client.delete(f"/api/v1/campaigns/{cid}/places/{field['id']}", headers=gm)
     assert r.status_code == 409 and error_code(r) == "place_has_orders"
     assert _count(engine, Order) == 1 and _count(engine, Event) == 1

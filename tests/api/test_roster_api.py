@@ -1,5 +1,9 @@
 """Invitations and the roster (R1.4)."""
-from tests.helpers import add_place, create_campaign, error_code, join, user
+
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
 
 
 def setup_campaign(client, **body):

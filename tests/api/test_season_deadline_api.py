@@ -3,6 +3,7 @@ what is refused (and that a refusal changes nothing), a new phase clearing it, t
 news, the auto-advance at the deadline as the GM's switch would (Orders → Battles announces
 battles, Twilight ends the round), a gate that refuses (it waits and the GM is told why), the
 "deadline near" note once, and `hideout tick`. The clock is injected: nothing sleeps."""
+
 from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
@@ -13,9 +14,12 @@ from sqlmodel import Session, select
 from app.chronicle.models import ChronicleEntry
 from app.season import scheduler
 from app.season.models import PhaseDeadline
-from tests.api.settle_helpers import play_round
-from tests.api.test_battles_api import battles, send, setup
-from tests.helpers import create_campaign, error_code, running_campaign, to_phase, user
+from tests.builders.accounts import user
+from tests.builders.battles import battles, campaign_with_warbands
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.responses import error_code
+from tests.builders.rounds import send, to_phase
+from tests.builders.settlements import play_round
 
 
 def soon(**delta) -> datetime:
@@ -31,8 +35,9 @@ def url(cid: int) -> str:
 
 
 def put(client, cid, headers, ends_at, auto=False, expect=200) -> dict:
-    r = client.put(url(cid), json={"ends_at": ends_at if isinstance(ends_at, str) else iso(ends_at), "auto_advance": auto},
-                   headers=headers)
+    r = client.put(
+        url(cid), json={"ends_at": ends_at if isinstance(ends_at, str) else iso(ends_at), "auto_advance": auto}, headers=headers
+    )
     assert r.status_code == expect, r.text
     return r.json()
 
@@ -43,7 +48,9 @@ def campaign(client, cid, gm) -> dict:
 
 def kinds(engine, cid) -> list[str]:
     with Session(engine) as s:
-        return list(s.exec(select(ChronicleEntry.kind).where(ChronicleEntry.campaign_id == cid).order_by(ChronicleEntry.id)).all())
+        return list(
+            s.exec(select(ChronicleEntry.kind).where(ChronicleEntry.campaign_id == cid).order_by(ChronicleEntry.id)).all()
+        )
 
 
 def entries(engine, cid, kind) -> list[ChronicleEntry]:
@@ -127,8 +134,13 @@ def test_issue19_delete_clears_it_and_a_new_phase_clears_it(client, engine):
     assert kinds(engine, cid).count("deadline_cleared") == 1
     put(client, cid, gm, soon(days=1), auto=True)
     to_phase(client, gm, cid, "orders")
-    assert client.get(url(cid), headers=gm).json() == {"round": 1, "phase": "orders", "ends_at": None, "auto_advance": False,
-                                                       "waiting": None}
+    assert client.get(url(cid), headers=gm).json() == {
+        "round": 1,
+        "phase": "orders",
+        "ends_at": None,
+        "auto_advance": False,
+        "waiting": None,
+    }
     with Session(engine) as s:
         assert s.exec(select(PhaseDeadline)).all() == []
     # Back to Preparation is a new phase too.
@@ -165,7 +177,7 @@ def test_issue19_without_auto_advance_the_deadline_only_passes(client, tick):
 
 
 def test_issue19_orders_to_battles_announces_the_battles_as_the_gms_switch(client, engine, tick):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     to_phase(client, gm, cid, "orders")
     for p in players:
         send(client, cid, p, place_id=places[-1]["id"])
@@ -292,7 +304,7 @@ def test_issue19_the_server_runs_the_scheduler_as_a_background_job(client, app, 
 
     from app.core import background
 
-    assert scheduler.run in background.JOBS
+    assert scheduler.run in background.jobs()
     gm, cid, players, _ = running_campaign(client)
     ends = soon(hours=1)
     put(client, cid, gm, ends, auto=True)

@@ -2,6 +2,7 @@
 lists for each user, that it names only the user's own things (SPEC R11.2: another player's
 orders, letters and requests stay secret), the user's language, at most once a day and from
 the configured hour, only to users who opted in, and nothing without SMTP settings."""
+
 from __future__ import annotations
 
 import contextlib
@@ -15,11 +16,13 @@ from aiosmtpd.controller import Controller
 from sqlmodel import Session, select
 
 from app.accounts.models import User
+from app.core import formats
 from app.season import digest
 from app.season.models import DigestSubscription
-from tests.api.test_battles_api import send, setup
 from tests.api.test_season_deadline_api import put, soon
-from tests.helpers import running_campaign, to_phase
+from tests.builders.battles import campaign_with_warbands
+from tests.builders.campaigns import running_campaign
+from tests.builders.rounds import send, to_phase
 
 
 class Inbox:
@@ -64,9 +67,20 @@ def smtp_settings(app, **extra):
     controller = Controller(inbox, hostname="127.0.0.1", port=port)
     controller.start()
     try:
-        yield app.state.settings.model_copy(update={
-            "smtp_host": "127.0.0.1", "smtp_port": port, "smtp_starttls": False, "smtp_from": "hideout@example.org",
-            "public_url": "https://hideout.example.org", "smtp_timeout_seconds": 5.0, **extra}), inbox
+        yield (
+            app.state.settings.model_copy(
+                update={
+                    "smtp_host": "127.0.0.1",
+                    "smtp_port": port,
+                    "smtp_starttls": False,
+                    "smtp_from": "hideout@example.org",
+                    "public_url": "https://hideout.example.org",
+                    "smtp_timeout_seconds": 5.0,
+                    **extra,
+                }
+            ),
+            inbox,
+        )
     finally:
         controller.stop()
 
@@ -78,7 +92,7 @@ def opt_in(engine, player_or_nickname, email: str, enabled: bool = True, locale:
         if locale:
             user.locale = locale
             s.add(user)
-        s.add(DigestSubscription(user_id=user.id, email=email, enabled=enabled))
+        s.add(DigestSubscription(user_id=user.id, email=email, enabled=enabled, confirmed_at=datetime.now(UTC)))
         s.commit()
 
 
@@ -93,14 +107,16 @@ def body_of(message) -> str:
 def _world(client, engine):
     """Orders with a deadline: player0 sent a warband (a secret order), player1 and player2 did
     not; player0 wrote player1 a letter; player2 asked to join player1's guild."""
-    gm, cid, players, places = setup(client, 3)
+    gm, cid, players, places = campaign_with_warbands(client, 3)
     to_phase(client, gm, cid, "orders")
     send(client, cid, players[0], place_id=places[-1]["id"])
     ends = soon(days=2)
     put(client, cid, gm, ends)
-    r = client.post(f"/api/v1/campaigns/{cid}/letters", json={"to_player_id": players[1]["player_id"],
-                                                              "subject": "SECRET-SUBJECT", "body": "SECRET-BODY"},
-                    headers=players[0]["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/letters",
+        json={"to_player_id": players[1]["player_id"], "subject": "SECRET-SUBJECT", "body": "SECRET-BODY"},
+        headers=players[0]["headers"],
+    )
     assert r.status_code == 201, r.text
     r = client.post(f"/api/v1/campaigns/{cid}/guilds", json={"name": "Night Owls"}, headers=players[1]["headers"])
     assert r.status_code == 201, r.text
@@ -120,9 +136,10 @@ def test_issue19_r11_2_each_digest_lists_only_its_users_own_things(client, app, 
         # player0 sent orders and has nothing unread; the GM has nothing waiting: no e-mail about nothing.
         assert sorted(r for rcpt, _ in inbox.messages for r in rcpt) == ["p1@example.org", "p2@example.org"]
         one, two = body_of(inbox.to("p1@example.org")), body_of(inbox.to("p2@example.org"))
-        at = ends.strftime("%Y-%m-%d %H:%M")
-        assert f"Orders close at {at} UTC and you have not sent any warband yet." in two
-        assert f"Rozkazy zamykają się o {at} UTC, a żadna twoja banda nie ma jeszcze rozkazu." in one
+        # The deadline in each reader's language and time zone (UTC: none set), issue 34.
+        en, pl = formats.when(ends, "en"), formats.when(ends, "pl")
+        assert f"Orders close at {en} UTC and you have not sent any warband yet." in two
+        assert f"Rozkazy zamykają się o {pl} UTC, a żadna twoja banda nie ma jeszcze rozkazu." in one
         # player1 reads it in Polish.
         assert "\n- 1 nieprzeczytane pismo\n  https://hideout.example.org/campaigns/" in one.replace("\r\n", "\n")
         assert inbox.to("p1@example.org")["Content-Language"] == "pl"
@@ -180,7 +197,7 @@ def test_issue19_a_mail_server_that_is_down_is_logged_and_the_day_not_retried(cl
 
 def test_issue19_the_gm_is_told_by_mail_when_the_auto_advance_waits(client, app, engine):
     from app.season import scheduler
-    from tests.api.settle_helpers import play_round
+    from tests.builders.settlements import play_round
 
     rnd = play_round(client)
     ends = soon(hours=1)

@@ -1,5 +1,6 @@
 """R11.5: browser sessions end after 30 idle days and 90 days whatever happens; last-seen is
 written at most every 5 minutes; a password change revokes the API tokens too."""
+
 from datetime import UTC, datetime, timedelta
 
 from sqlalchemy import update
@@ -7,8 +8,9 @@ from sqlmodel import Session, func, select
 
 from app.accounts.models import ApiToken, UserSession
 from app.core.security import SESSION_COOKIE
-from tests.helpers import PASSWORD, error_code, register, token_headers
-from tests.web.helpers import login, post
+from tests.builders.accounts import PASSWORD, register, token_headers
+from tests.builders.pages import login, post
+from tests.builders.responses import error_code
 
 NEW_PASSWORD = "a brand new passphrase"
 
@@ -21,10 +23,12 @@ def _sessions(engine) -> list[UserSession]:
 def _age(engine, *, created_days: float = 0, seen_days: float = 0, seen_minutes: float = 0) -> None:
     now = datetime.now(UTC)
     with Session(engine) as s:
-        s.exec(update(UserSession).values(
-            created_at=now - timedelta(days=created_days),
-            last_seen_at=now - timedelta(days=seen_days, minutes=seen_minutes),
-        ))
+        s.exec(
+            update(UserSession).values(
+                created_at=now - timedelta(days=created_days),
+                last_seen_at=now - timedelta(days=seen_days, minutes=seen_minutes),
+            )
+        )
         s.commit()
 
 

@@ -1,14 +1,18 @@
 """Settlement over the API (R7.1, V11-V17, R4.7, R11.2): every step, the Healer's re-roll,
 ransom paid and refused, the GM reopening, statuses refusing the next order, refusals that
 change nothing, and who may see what."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, select
 
 from app.companies.models import CompanyItem, CompanyModel
 from app.gold.service import balance_matches_ledger
-from tests.api.settle_helpers import close_all, play_round
-from tests.helpers import error_code, running_campaign, to_phase, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
+from tests.builders.settlements import close_all, play_round
 
 
 def _ledger(rnd, i):
@@ -68,8 +72,9 @@ def test_v12_the_casualty_table_is_the_campaigns(client):
     rnd = play_round(client, settlement_rules={"casualty_table": table})
     ax1 = rnd.models[0][1]
     rnd.put(0, {"course": {"taken_out": [ax1]}})
-    assert rnd.roll(0, ax1).json()["steps"]["injuries"] == [{"model_id": ax1, "result": "captured",
-                                                            "captor_player_id": rnd.players[1]["player_id"]}]
+    assert rnd.roll(0, ax1).json()["steps"]["injuries"] == [
+        {"model_id": ax1, "result": "captured", "captor_player_id": rnd.players[1]["player_id"]}
+    ]
 
 
 def test_v12_healer_rerolls_one_result_per_battle(client):
@@ -175,14 +180,32 @@ def test_v13_items_of_the_dead_return_to_the_stash_or_are_lost_and_items_move(cl
     with Session(engine) as s:  # the shop is closed in Settlement: give the Ax two items straight away
         company_id = s.get(CompanyModel, ax1).company_id
         for name in ("Bandages", "Torch"):
-            s.add(CompanyItem(company_id=company_id, model_id=ax1 if name == "Bandages" else ax2, item_key=f"item.{name.lower()}",
-                              name=name, rarity="Common", slot="Sundries", points=2))
+            s.add(
+                CompanyItem(
+                    company_id=company_id,
+                    model_id=ax1 if name == "Bandages" else ax2,
+                    item_key=f"item.{name.lower()}",
+                    name=name,
+                    rarity="Common",
+                    slot="Sundries",
+                    points=2,
+                )
+            )
         s.commit()
-        bandages, torch = [i.id for i in s.exec(select(CompanyItem).where(CompanyItem.company_id == company_id).order_by(CompanyItem.id))]
-    r = rnd.put(0, {"course": {"taken_out": [ax1, ax2]}, "injuries": [{"model_id": ax1, "result": "dead"},
-                                                                    {"model_id": ax2, "result": "dead", "items_lost": True}]})
-    assert r.json()["steps"]["equipment"] == [{"item_id": bandages, "model_id": None, "lost": False},
-                                              {"item_id": torch, "model_id": None, "lost": True}]
+        bandages, torch = [
+            i.id for i in s.exec(select(CompanyItem).where(CompanyItem.company_id == company_id).order_by(CompanyItem.id))
+        ]
+    r = rnd.put(
+        0,
+        {
+            "course": {"taken_out": [ax1, ax2]},
+            "injuries": [{"model_id": ax1, "result": "dead"}, {"model_id": ax2, "result": "dead", "items_lost": True}],
+        },
+    )
+    assert r.json()["steps"]["equipment"] == [
+        {"item_id": bandages, "model_id": None, "lost": False},
+        {"item_id": torch, "model_id": None, "lost": True},
+    ]
     r = rnd.put(0, {"equipment": [{"item_id": bandages, "model_id": krusher}]})
     assert r.status_code == 200
     r = rnd.put(0, {"equipment": [{"item_id": bandages, "model_id": ax1}]})
@@ -266,8 +289,9 @@ def test_r7_1_defaults_when_nothing_was_filled(client, engine):
 def test_r7_1_the_gm_reopens_a_settlement_until_twilight(client, engine):
     rnd = play_round(client)
     krusher, ax1, _ax2 = rnd.models[0]
-    rnd.put(0, {"course": {"taken_out": [ax1]}, "injuries": [{"model_id": ax1, "result": "dead"}],
-                "retinue": {"leader_id": krusher}})
+    rnd.put(
+        0, {"course": {"taken_out": [ax1]}, "injuries": [{"model_id": ax1, "result": "dead"}], "retinue": {"leader_id": krusher}}
+    )
     url = rnd.url(0) + "/reopen"
     assert error_code(client.post(url, headers=rnd.gm)) == "settlement_not_closed"
     rnd.close(0)
@@ -299,8 +323,13 @@ def test_r7_1_reopening_is_refused_once_its_ransom_is_paid(client):
 def test_r4_7_a_resting_model_cannot_be_sent_next_round_and_is_ready_after_it_the_dead_never(client, engine):
     rnd = play_round(client)
     krusher, ax1, ax2 = rnd.models[0]
-    rnd.put(0, {"course": {"taken_out": [ax1, ax2]}, "injuries": [{"model_id": ax1, "result": "miss_next"},
-                                                                {"model_id": ax2, "result": "dead"}]})
+    rnd.put(
+        0,
+        {
+            "course": {"taken_out": [ax1, ax2]},
+            "injuries": [{"model_id": ax1, "result": "miss_next"}, {"model_id": ax2, "result": "dead"}],
+        },
+    )
     close_all(rnd)
     rnd.phase("twilight")
     assert client.post(f"/api/v1/campaigns/{rnd.cid}/end-round", json={"round": 1}, headers=rnd.gm).status_code == 200
@@ -316,7 +345,9 @@ def test_r4_7_a_resting_model_cannot_be_sent_next_round_and_is_ready_after_it_th
     assert (models[ax1].status, models[ax2].status) == ("ready", "dead")
     to_phase(client, rnd.gm, rnd.cid, "orders")
     r = client.put(f"/api/v1/campaigns/{rnd.cid}/warbands/{band}/order", json={"place_id": rnd.places[0]["id"]}, headers=rnd.h(0))
-    assert r.status_code == 409 and error_code(r) == "order_model_unavailable" and "Ax is dead" in r.json()["error"]["message"]
+    assert (
+        r.status_code == 409 and error_code(r) == "order_model_unavailable" and "Ax 2 is dead" in r.json()["error"]["message"]
+    )  # issue 29: the second Ax
 
 
 def test_r11_5_refusals_change_nothing(client, engine):
@@ -348,7 +379,10 @@ def test_r7_1_the_gm_sees_who_still_has_to_settle(client):
     rnd = play_round(client)
     url = f"/api/v1/campaigns/{rnd.cid}/settlements"
     pending = client.get(url, headers=rnd.gm).json()["pending"]
-    assert {(p["player_id"], p["status"]) for p in pending} == {(rnd.players[0]["player_id"], "none"), (rnd.players[1]["player_id"], "none")}
+    assert {(p["player_id"], p["status"]) for p in pending} == {
+        (rnd.players[0]["player_id"], "none"),
+        (rnd.players[1]["player_id"], "none"),
+    }
     rnd.put(0, {})
     rnd.close(1)
     pending = client.get(url, headers=rnd.gm).json()

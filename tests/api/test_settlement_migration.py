@@ -2,6 +2,7 @@
 new columns in place (a rebuilt table would be dropped under its foreign keys and cascade
 into players, companies and warbands), existing models start at 0 experience and rank 0, and
 a campaign gets the house defaults. The downgrade keeps the rows too."""
+
 from __future__ import annotations
 
 from alembic import command
@@ -17,7 +18,7 @@ ROWS = [
     "VALUES (1, 1, 'c', '', 'running', 2, 6, 1, 6, 400, 50, 1, 50, 200, 25, 10, '{}', '{}', '2026-01-01')",
     "INSERT INTO player (id, campaign_id, user_id, joined_at, gold) VALUES (1, 1, 1, '2026-01-01', 7)",
     "INSERT INTO company (id, campaign_id, player_id, confirmed) VALUES (1, 1, 1, 1)",
-    "INSERT INTO company_model (id, company_id, profile_key, name, types, points, stats, special_rules, \"unique\", healer, price, reward, "
+    'INSERT INTO company_model (id, company_id, profile_key, name, types, points, stats, special_rules, "unique", healer, price, reward, '
     "status, created_at) VALUES (1, 1, 'orcs.ax', 'Ax', '[]', 12, '{}', '[]', false, false, 12, false, 'miss_next', '2026-01-01')",
     "INSERT INTO warband (id, campaign_id, player_id, name, mercenary_points, mercenary_types, mercenary_unique, created_at) "
     "VALUES (1, 1, 1, 'W', 0, '[]', false, '2026-01-01')",
@@ -38,7 +39,13 @@ def test_r7_1_migration_0007_keeps_existing_campaigns_and_their_models(tmp_path)
     with engine.connect() as conn:
         assert conn.execute(text(COUNTS)).one() == (1, 1, 1)
         assert conn.execute(text("SELECT status, xp, rank, injuries, upgrades, role FROM company_model")).one() == (
-            "miss_next", 0, 0, "[]", "[]", None)
+            "miss_next",
+            0,
+            0,
+            "[]",
+            "[]",
+            None,
+        )
         assert conn.execute(text("SELECT settlement_rules FROM campaign")).scalar_one() == "{}"
     command.downgrade(cfg, "0006")
     with engine.connect() as conn:

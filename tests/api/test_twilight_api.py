@@ -1,6 +1,7 @@
 """The Twilight gate, Twilight and End round over the API (R7.2-R7.6, R2.3, R11.1): what the
 gate waits for and from whom, captures (also of another player's hideout), the GM's choices,
 income paid as ledger entries, the chronicle's round summary, and refusals that change nothing."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, select
@@ -8,8 +9,12 @@ from sqlmodel import Session, select
 from app.battles.models import Battle, BattleConfirmation
 from app.gold.service import balance_matches_ledger
 from app.maps.models import Hideout
-from tests.api.settle_helpers import close_all, play_round
-from tests.helpers import buy, error_code, running_campaign, to_phase, user, warband
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
+from tests.builders.settlements import close_all, play_round
 
 
 def _campaign(rnd):
@@ -38,16 +43,24 @@ def test_r7_2_twilight_waits_for_every_result_and_settlement_and_says_from_whom(
     r = rnd.phase("twilight")
     assert r.status_code == 409 and error_code(r) == "twilight_gate"
     message, details = r.json()["error"]["message"], r.json()["error"]["details"]
-    assert "Place 2 (player1)" in message and "player0 (orcs band, Place 2)" in message and "player1 (basileans band, Place 2)" in message
+    assert (
+        "Place 2 (player1)" in message
+        and "player0 (orcs band, Place 2)" in message
+        and "player1 (basileans band, Place 2)" in message
+    )
     assert [(d["code"], d["player_ids"]) for d in details] == [
         ("twilight_waits_for_result", [rnd.players[1]["player_id"]]),
         ("twilight_waits_for_settlement", [rnd.players[0]["player_id"]]),
-        ("twilight_waits_for_settlement", [rnd.players[1]["player_id"]])]
+        ("twilight_waits_for_settlement", [rnd.players[1]["player_id"]]),
+    ]
     assert _campaign(rnd) == before  # refused: nothing changed
     waiting = _twilight(rnd).json()["waiting_for"]
     assert [w["kind"] for w in waiting] == ["result", "settlement", "settlement"]
-    client.post(f"/api/v1/campaigns/{rnd.cid}/battles/{rnd.bid}/resolve", json={"winner_player_ids": [rnd.players[0]["player_id"]]},
-                headers=rnd.gm)
+    client.post(
+        f"/api/v1/campaigns/{rnd.cid}/battles/{rnd.bid}/resolve",
+        json={"winner_player_ids": [rnd.players[0]["player_id"]]},
+        headers=rnd.gm,
+    )
     rnd.close(0)
     r = rnd.phase("twilight")
     assert error_code(r) == "twilight_gate" and len(r.json()["error"]["details"]) == 1
@@ -68,8 +81,14 @@ def test_r7_3_r7_6_r11_1_winner_takes_another_players_hideout_its_income_and_the
     rnd.phase("twilight")
     [row] = _twilight(rnd, rnd.h(1)).json()["places"]
     target = rnd.places[1]["id"]
-    assert (row["place_id"], row["outcome"], row["reason"], row["owner_player_id"], row["proposed_owner_player_id"],
-            row["needs_gm_choice"]) == (target, "taken", "sole_winner", rnd.players[1]["player_id"], rnd.players[0]["player_id"], False)
+    assert (
+        row["place_id"],
+        row["outcome"],
+        row["reason"],
+        row["owner_player_id"],
+        row["proposed_owner_player_id"],
+        row["needs_gm_choice"],
+    ) == (target, "taken", "sole_winner", rnd.players[1]["player_id"], rnd.players[0]["player_id"], False)
     gold = [client.get(f"/api/v1/campaigns/{rnd.cid}/ledger", headers=rnd.h(i)).json()["balance"] for i in range(2)]
     assert _end(rnd).status_code == 200
     players = {p["player_id"]: p for p in client.get(f"/api/v1/campaigns/{rnd.cid}/players", headers=rnd.gm).json()}
@@ -78,8 +97,13 @@ def test_r7_3_r7_6_r11_1_winner_takes_another_players_hideout_its_income_and_the
     assert target not in loser["places"] and loser["hideouts"] == []
     # Round income 50 each; places pay 5: the winner's own hideout and the place taken this round.
     assert [client.get(f"/api/v1/campaigns/{rnd.cid}/ledger", headers=rnd.h(i)).json()["balance"] for i in range(2)] == [
-        gold[0] + 50 + 5 + 5, gold[1] + 50]
-    kinds = [(e["kind"], e["amount"], e["note"]) for e in client.get(f"/api/v1/campaigns/{rnd.cid}/ledger", headers=rnd.h(0)).json()["items"][:3]]
+        gold[0] + 50 + 5 + 5,
+        gold[1] + 50,
+    ]
+    kinds = [
+        (e["kind"], e["amount"], e["note"])
+        for e in client.get(f"/api/v1/campaigns/{rnd.cid}/ledger", headers=rnd.h(0)).json()["items"][:3]
+    ]
     assert sorted(kinds) == sorted([("income", 50, ""), ("place_income", 5, "Place 0"), ("place_income", 5, "Place 1")])
     with Session(engine) as s:
         assert s.exec(select(Hideout.player_id).where(Hideout.place_id == target)).one() == rnd.players[0]["player_id"]
@@ -106,14 +130,22 @@ def _unopposed_round(client, phase: str = "twilight"):
     `phase`."""
     gm, cid, players, places = running_campaign(client, 3)
     free = places[3]["id"]
-    events = [client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": free, "title": t}, headers=gm).json()["id"]
-              for t in ("North gate", "South gate")]
-    for i, faction, keys in ((0, "orcs", ("orcs.krusher", "orcs.ax")), (1, "basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms"))):
+    events = [
+        client.post(f"/api/v1/campaigns/{cid}/events", json={"place_id": free, "title": t}, headers=gm).json()["id"]
+        for t in ("North gate", "South gate")
+    ]
+    for i, faction, keys in (
+        (0, "orcs", ("orcs.krusher", "orcs.ax")),
+        (1, "basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms")),
+    ):
         players[i]["band"] = warband(client, cid, players[i], buy(client, cid, players[i], *keys, faction=faction))
     to_phase(client, gm, cid, "orders")
     for i in range(2):
-        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{players[i]['band']['id']}/order", json={"event_id": events[i]},
-                       headers=players[i]["headers"])
+        r = client.put(
+            f"/api/v1/campaigns/{cid}/warbands/{players[i]['band']['id']}/order",
+            json={"event_id": events[i]},
+            headers=players[i]["headers"],
+        )
         assert r.status_code == 200, r.text
     to_phase(client, gm, cid, phase)  # no battles: nothing to settle
     return gm, cid, players, free
@@ -127,7 +159,11 @@ def test_r7_5_several_unopposed_players_the_gm_chooses_and_end_round_waits_for_i
     assert {a["kind"] for a in row["arrivals"]} == {"unopposed"}
     before = client.get(f"/api/v1/campaigns/{cid}/players", headers=gm).json()
     r = client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 1}, headers=gm)
-    assert r.status_code == 409 and error_code(r) == "twilight_choice_missing" and r.json()["error"]["details"][0]["place_id"] == free
+    assert (
+        r.status_code == 409
+        and error_code(r) == "twilight_choice_missing"
+        and r.json()["error"]["details"][0]["place_id"] == free
+    )
     assert client.get(f"/api/v1/campaigns/{cid}/players", headers=gm).json() == before
     assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["round"] == 1
     url = f"/api/v1/campaigns/{cid}/twilight/choices"
@@ -176,8 +212,14 @@ def test_r11_2_twilight_is_for_members(client):
     assert _twilight(rnd, user(client, "outsider")).status_code == 404
     body = _twilight(rnd, rnd.h(1)).json()
     assert body["final"] is False and body["places"][0]["proposed_owner_player_id"] == rnd.players[0]["player_id"]
-    assert client.post(f"/api/v1/campaigns/{rnd.cid}/twilight/choices", json={"place_id": 1, "player_id": 1},
-                       headers=user(client, "stranger")).status_code == 404
+    assert (
+        client.post(
+            f"/api/v1/campaigns/{rnd.cid}/twilight/choices",
+            json={"place_id": 1, "player_id": 1},
+            headers=user(client, "stranger"),
+        ).status_code
+        == 404
+    )
 
 
 def test_r7_3_before_battles_twilight_shows_nothing(client):

@@ -7,6 +7,7 @@ and the orders and battle are intact. Then one step down and up again, with the 
 
 On SQLite, and on PostgreSQL (a database of this test's own) when TEST_DATABASE_URL says so.
 """
+
 from __future__ import annotations
 
 import os
@@ -20,7 +21,7 @@ from sqlalchemy import Column, MetaData, Table, select, text
 from app.core.db import make_engine
 from app.core.migrate import alembic_config
 from app.models import metadata
-from tests.api.settle_helpers import play_round
+from tests.builders.settlements import play_round
 from tests.load.fault_helpers import own_postgres_database
 from tests.load.test_database_outage import ledger_audit
 
@@ -41,8 +42,10 @@ def fresh_database(tmp_path: Path, tag: str):
 def rows_of(engine) -> dict[str, list[dict]]:
     """Every row of every table, read through the models' own types (so values compare alike)."""
     with engine.connect() as conn:
-        return {t.name: [dict(r._mapping) for r in conn.execute(select(t).order_by(*t.primary_key.columns))]
-                for t in metadata.sorted_tables}
+        return {
+            t.name: [dict(r._mapping) for r in conn.execute(select(t).order_by(*t.primary_key.columns))]
+            for t in metadata.sorted_tables
+        }
 
 
 def insert_at_revision(url: str, source: dict[str, list[dict]]) -> dict[str, list[dict]]:
@@ -59,8 +62,9 @@ def insert_at_revision(url: str, source: dict[str, list[dict]]) -> dict[str, lis
                 if table is None or not source[model.name]:
                     continue
                 columns = [c.name for c in table.columns]
-                missing = [c.name for c in table.columns
-                           if c.name not in model.columns and not c.nullable and c.server_default is None]
+                missing = [
+                    c.name for c in table.columns if c.name not in model.columns and not c.nullable and c.server_default is None
+                ]
                 assert not missing, f"{model.name} needs {missing} at this revision, which head no longer has"
                 rows = [{k: v for k, v in row.items() if k in columns} for row in source[model.name]]
                 # The table as it is there, typed as the models type it: values (JSON, times) are
@@ -96,15 +100,20 @@ def check_kept(url: str, inserted: dict[str, list[dict]], played: dict[str, list
     if "battle" in inserted:
         assert [(b["id"], b["status"]) for b in now["battle"]] == [(b["id"], b["status"]) for b in played["battle"]]
     if "warband_order" in inserted:
-        assert [(o["warband_id"], o["place_id"]) for o in now["warband_order"]] == \
-            [(o["warband_id"], o["place_id"]) for o in played["warband_order"]]
+        assert [(o["warband_id"], o["place_id"]) for o in now["warband_order"]] == [
+            (o["warband_id"], o["place_id"]) for o in played["warband_order"]
+        ]
+
 
 @pytest.fixture
 def played(client, engine) -> dict[str, list[dict]]:
     """A round played to Battles, its battle confirmed, plus a GM's gift: every row of it."""
     rnd = play_round(client, settle=False)
-    r = client.post(f"/api/v1/campaigns/{rnd.cid}/ledger/adjustments", headers=rnd.gm,
-                    json={"player_id": rnd.players[1]["player_id"], "amount": 25, "reason": "for the journey"})
+    r = client.post(
+        f"/api/v1/campaigns/{rnd.cid}/ledger/adjustments",
+        headers=rnd.gm,
+        json={"player_id": rnd.players[1]["player_id"], "amount": 25, "reason": "for the journey"},
+    )
     assert r.status_code == 201, r.text
     found = rows_of(engine)
     assert found["battle"] and found["warband"] and found["ledger_entry"] and found["company_model"]

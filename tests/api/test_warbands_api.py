@@ -1,11 +1,16 @@
 """Warbands and orders over the API (R4.1-R4.7, R9.7, V4-V8, R11.2)."""
+
 from sqlmodel import Session, func, select
 
 from app.companies.models import CompanyModel
 from app.gold.service import balance_matches_ledger
 from app.warbands.models import Order
-from tests.api.conftest import ORC_BAND
-from tests.helpers import add_place, buy, create_campaign, error_code, event, join, to_phase, user, warband
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join
+from tests.builders.companies import ORC_BAND, buy, warband
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
+from tests.builders.rounds import event, to_phase
 
 
 def gold(client, cid, player):
@@ -20,7 +25,11 @@ def test_r4_1_warbands_from_the_company_a_model_in_one_warband(client, world):
     cid, anna = world["cid"], world["anna"]
     w = warband(client, cid, anna, anna["models"][:2], "First")
     assert (w["points"], w["problems"], w["model_ids"]) == (46, [], [m["id"] for m in anna["models"][:2]])
-    r = client.post(f"/api/v1/campaigns/{cid}/warbands", json={"name": "Second", "model_ids": [anna["models"][1]["id"]]}, headers=anna["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/warbands",
+        json={"name": "Second", "model_ids": [anna["models"][1]["id"]]},
+        headers=anna["headers"],
+    )
     assert r.status_code == 409 and error_code(r) == "warband_model_taken" and "First" in r.json()["error"]["message"]
     foreign = world["borys"]["models"][0]["id"]
     r = client.post(f"/api/v1/campaigns/{cid}/warbands", json={"name": "Thief", "model_ids": [foreign]}, headers=anna["headers"])
@@ -38,14 +47,17 @@ def test_r4_2_r4_3_v5_v6_422_lists_every_problem_with_its_numbers(client, world)
     assert r.status_code == 422 and error_code(r) == "warband_invalid"
     details = {d["code"]: d for d in r.json()["error"]["details"]}
     assert set(details) == {"warband_no_fighter", "warband_command_limit", "warband_spellcaster_limit"}
-    assert details["warband_command_limit"]["message"] == "2 Command models but only 1 allowed with 0 Grunt/Warrior models."
+    assert details["warband_command_limit"]["message"] == "2 Command models, but at most 1 allowed (Grunt/Warrior models: 0)."
     assert client.get(f"/api/v1/campaigns/{cid}/warbands", headers=anna["headers"]).json() == []
 
 
 def test_v4_mercenary_alignment_and_r4_4_fee_on_sending(client, world):
     cid, anna, gm, places = world["cid"], world["anna"], world["gm"], world["places"]
-    r = client.post(f"/api/v1/campaigns/{cid}/warbands", headers=anna["headers"],
-                    json={"name": "Good help", "model_ids": [m["id"] for m in anna["models"]], "mercenary": "merc.firebrand"})
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/warbands",
+        headers=anna["headers"],
+        json={"name": "Good help", "model_ids": [m["id"] for m in anna["models"]], "mercenary": "merc.firebrand"},
+    )
     codes = [d["code"] for d in r.json()["error"]["details"]]
     assert r.status_code == 422 and "warband_mercenary_alignment" in codes  # (Firebrand is also a second Command)
     assert "Good" in next(d["message"] for d in r.json()["error"]["details"] if d["code"] == "warband_mercenary_alignment")
@@ -70,7 +82,11 @@ def test_v4_mercenary_alignment_and_r4_4_fee_on_sending(client, world):
 def test_r4_4_not_enough_gold_for_the_fee_changes_nothing(client, world, engine):
     cid, anna, gm, places = world["cid"], world["anna"], world["gm"], world["places"]
     w = warband(client, cid, anna, anna["models"], mercenary="merc.kuzlo-and-madfall")
-    client.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", json={"player_id": anna["player_id"], "amount": -300, "reason": "Debt"}, headers=gm)
+    client.post(
+        f"/api/v1/campaigns/{cid}/ledger/adjustments",
+        json={"player_id": anna["player_id"], "amount": -300, "reason": "Debt"},
+        headers=gm,
+    )
     to_phase(client, gm, cid, "orders")
     r = send(client, cid, anna, w["id"], place_id=places[2]["id"])
     assert r.status_code == 409 and error_code(r) == "not_enough_gold"
@@ -133,7 +149,10 @@ def test_r4_6_a_sent_warband_is_frozen_until_the_round_ends(client, world):
         (client.delete(f"/api/v1/campaigns/{cid}/warbands/{w['id']}", headers=h), "warband_frozen"),
         (client.delete(f"/api/v1/campaigns/{cid}/company/models/{anna['models'][1]['id']}", headers=h), "model_in_sent_warband"),
         (client.delete(f"/api/v1/campaigns/{cid}/company/items/{item['id']}", headers=h), "model_in_sent_warband"),
-        (client.put(f"/api/v1/campaigns/{cid}/company/items/{item['id']}", json={"model_id": None}, headers=h), "model_in_sent_warband"),
+        (
+            client.put(f"/api/v1/campaigns/{cid}/company/items/{item['id']}", json={"model_id": None}, headers=h),
+            "model_in_sent_warband",
+        ),
     ):
         assert r.status_code == 409 and error_code(r) == code, code
     # Models outside the warband stay free.
@@ -153,7 +172,11 @@ def test_r4_7_resting_dead_or_captured_models_cannot_be_sent(client, world, engi
         s.commit()
     to_phase(client, gm, cid, "orders")
     r = send(client, cid, anna, w["id"], place_id=places[2]["id"])
-    assert r.status_code == 409 and error_code(r) == "order_model_unavailable" and "misses the next battle" in r.json()["error"]["message"]
+    assert (
+        r.status_code == 409
+        and error_code(r) == "order_model_unavailable"
+        and "misses the next battle" in r.json()["error"]["message"]
+    )
 
 
 def test_r4_7_r11_2_orders_are_secret_until_battles(client, world):

@@ -5,6 +5,7 @@ reach them; private addresses are refused unless the install allows them.
 
 A receiver runs in the test on 127.0.0.1 (so the tests turn HIDEOUT_WEBHOOK_ALLOW_PRIVATE on)
 and the sender is run by hand with the test's own clock: nothing sleeps."""
+
 from __future__ import annotations
 
 import asyncio
@@ -21,14 +22,16 @@ import httpx
 import pytest
 from sqlmodel import Session, func, select
 
-from app.chronicle import service as chronicle
 from app.campaigns.models import Campaign
+from app.chronicle import service as chronicle
 from app.core.db import unit_of_work, utcnow
 from app.core.errors import DomainError
 from app.webhooks import rules, sender, service
 from app.webhooks.models import Webhook, WebhookDelivery
-from tests.api.test_battles_api import send, setup
-from tests.helpers import error_code, to_phase, user
+from tests.builders.accounts import user
+from tests.builders.battles import campaign_with_warbands
+from tests.builders.responses import error_code
+from tests.builders.rounds import send, to_phase
 
 SECRET = "receiver-secret-42"
 TRANSFER_NOTE = "zq-webhook-transfer-9c1d"
@@ -47,7 +50,7 @@ class Receiver:
         receiver = self
 
         class Handler(BaseHTTPRequestHandler):
-            def do_POST(self):  # noqa: N802 (http.server's name)
+            def do_POST(self):
                 body = self.rfile.read(int(self.headers.get("Content-Length", 0)))
                 receiver.got.append({"path": self.path, "headers": dict(self.headers), "body": body})
                 status = receiver.always or (receiver.answers.pop(0) if receiver.answers else 200)
@@ -122,7 +125,7 @@ def listed(client, gm, cid) -> list[dict]:
 
 
 def test_issue19_public_news_reaches_the_hook_signed_and_secrets_never_do(client, engine, allow_private, receiver):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     anna, borys = players
     hook = add_hook(client, gm, cid, receiver.url)
     assert set(hook) >= {"id", "url", "kinds"} and hook["kinds"] == [] and "secret" not in hook
@@ -140,12 +143,18 @@ def test_issue19_public_news_reaches_the_hook_signed_and_secrets_never_do(client
     # Secrets before Battles: orders, a gold transfer, letters. Nothing is written, nothing is sent.
     for p in players:
         send(client, cid, p, place_id=places[-1]["id"])
-    r = client.post(f"/api/v1/campaigns/{cid}/transfers", json={"to_player_id": borys["player_id"], "amount": 7,
-                                                                 "note": TRANSFER_NOTE}, headers=anna["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/transfers",
+        json={"to_player_id": borys["player_id"], "amount": 7, "note": TRANSFER_NOTE},
+        headers=anna["headers"],
+    )
     assert r.status_code == 201, r.text
     for body in ({"to_player_id": borys["player_id"]}, {"to_gm": True}):
-        r = client.post(f"/api/v1/campaigns/{cid}/letters", json={**body, "subject": LETTER_SUBJECT, "body": LETTER_BODY},
-                        headers=anna["headers"])
+        r = client.post(
+            f"/api/v1/campaigns/{cid}/letters",
+            json={**body, "subject": LETTER_SUBJECT, "body": LETTER_BODY},
+            headers=anna["headers"],
+        )
         assert r.status_code == 201, r.text
     assert len(outbox(engine)) == 1
     assert deliver(engine, allow_private) == 0 and len(receiver.got) == 1
@@ -169,7 +178,7 @@ def test_issue19_public_news_reaches_the_hook_signed_and_secrets_never_do(client
 
 
 def test_issue19_a_hook_hears_only_the_categories_it_chose(client, engine, allow_private, receiver):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url, kinds=["battles", "results"])
     to_phase(client, gm, cid, "orders")
     for p in players:
@@ -181,21 +190,20 @@ def test_issue19_a_hook_hears_only_the_categories_it_chose(client, engine, allow
 
 
 def test_issue19_a_rolled_back_change_sends_nothing(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
-    with pytest.raises(RuntimeError):
-        with unit_of_work(engine, write=True) as session:
-            chronicle.record(session, session.get(Campaign, cid), "event_added", title="Never", place="Nowhere")
-            chronicle.record_many(session, session.get(Campaign, cid), [("battle_announced", {"place": "Nowhere", "warbands": ""})])
-            assert len(session.exec(select(WebhookDelivery)).all()) == 2
-            raise RuntimeError("refused after the entries were written")
+    with pytest.raises(RuntimeError), unit_of_work(engine, write=True) as session:
+        chronicle.record(session, session.get(Campaign, cid), "event_added", title="Never", place="Nowhere")
+        chronicle.record_many(session, session.get(Campaign, cid), [("battle_announced", {"place": "Nowhere", "warbands": ""})])
+        assert len(session.exec(select(WebhookDelivery)).all()) == 2
+        raise RuntimeError("refused after the entries were written")
     assert outbox(engine) == [] and deliver(engine, allow_private) == 0 and receiver.got == []
 
 
 def test_issue19_a_commit_with_news_wakes_the_sender(client, allow_private, receiver, monkeypatch):
     woken = []
     monkeypatch.setattr(sender, "nudge", lambda: woken.append(True))
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     assert woken == []  # no hook yet: nothing to send
     add_hook(client, gm, cid, receiver.url)
     listed(client, gm, cid)
@@ -205,7 +213,7 @@ def test_issue19_a_commit_with_news_wakes_the_sender(client, allow_private, rece
 
 
 def test_issue19_the_job_in_the_server_sends_when_woken(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
     settings = allow_private.model_copy(update={"webhook_poll_seconds": 60.0})
     app = SimpleNamespace(state=SimpleNamespace(engine=engine, settings=settings))
@@ -233,7 +241,7 @@ def test_issue19_the_job_in_the_server_sends_when_woken(client, engine, allow_pr
 
 
 def test_issue19_a_failed_delivery_is_retried_with_backoff_then_succeeds(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
     to_phase(client, gm, cid, "orders")
     receiver.answers = [500, 503]
@@ -256,7 +264,7 @@ def test_issue19_a_failed_delivery_is_retried_with_backoff_then_succeeds(client,
 
 
 def test_issue19_a_hook_gives_up_after_the_last_attempt_and_says_why_then_goes_on(client, engine, allow_private, receiver):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
     to_phase(client, gm, cid, "orders")
     to_phase(client, gm, cid, "battles")  # nobody sent: a second phase change, held back behind the first
@@ -283,7 +291,7 @@ def test_issue19_a_hook_gives_up_after_the_last_attempt_and_says_why_then_goes_o
 def test_issue19_two_senders_never_send_one_delivery_twice(client, engine, allow_private, receiver):
     """Several workers each run the sender: a delivery is claimed by one of them only, and
     a claim left by a sender that died is taken again once its lease is over."""
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
     to_phase(client, gm, cid, "orders")
     now = utcnow()
@@ -296,7 +304,7 @@ def test_issue19_two_senders_never_send_one_delivery_twice(client, engine, allow
 
 
 def test_issue19_done_deliveries_are_dropped_after_two_weeks(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     add_hook(client, gm, cid, receiver.url)
     to_phase(client, gm, cid, "orders")
     assert deliver(engine, allow_private) == 1
@@ -310,7 +318,7 @@ def test_issue19_done_deliveries_are_dropped_after_two_weeks(client, engine, all
 
 
 def test_issue19_an_unreachable_receiver_is_an_error_not_a_crash(client, engine, allow_private):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     with socket.socket() as probe:  # a port nobody listens on once it is closed
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -324,23 +332,42 @@ def test_issue19_an_unreachable_receiver_is_an_error_not_a_crash(client, engine,
 # --- addresses ---------------------------------------------------------------------------------
 
 
-@pytest.mark.parametrize("url", [
-    "http://127.0.0.1:8000/hook", "http://localhost/hook", "https://10.1.2.3/x", "http://192.168.0.10/x",
-    "http://169.254.169.254/latest/meta-data", "http://[::1]/x", "http://[::ffff:127.0.0.1]/x", "http://0.0.0.0/x",
-    "http://100.64.0.1/x", "http://224.0.0.1/x",
-])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "http://127.0.0.1:8000/hook",
+        "http://localhost/hook",
+        "https://10.1.2.3/x",
+        "http://192.168.0.10/x",
+        "http://169.254.169.254/latest/meta-data",
+        "http://[::1]/x",
+        "http://[::ffff:127.0.0.1]/x",
+        "http://0.0.0.0/x",
+        "http://100.64.0.1/x",
+        "http://224.0.0.1/x",
+    ],
+)
 def test_issue19_private_addresses_are_refused_without_the_setting(client, engine, url):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     r = client.post(hooks_url(cid), json={"url": url, "secret": SECRET}, headers=gm)
     assert r.status_code == 422 and error_code(r) == "webhook_url_private", r.text
     assert "public addresses" in r.json()["error"]["message"]
     assert listed(client, gm, cid) == []
 
 
-@pytest.mark.parametrize("url", ["ftp://example.com/x", "file:///etc/passwd", "example.com/hook", "http:///nohost",
-                                 "javascript:alert(1)", "http://example.com:99999/x"])
+@pytest.mark.parametrize(
+    "url",
+    [
+        "ftp://example.com/x",
+        "file:///etc/passwd",
+        "example.com/hook",
+        "http:///nohost",
+        "javascript:alert(1)",
+        "http://example.com:99999/x",
+    ],
+)
 def test_issue19_only_http_addresses_are_taken(client, url):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     r = client.post(hooks_url(cid), json={"url": url, "secret": SECRET}, headers=gm)
     assert r.status_code == 422 and error_code(r) in ("webhook_url_invalid", "validation_error"), r.text
 
@@ -350,6 +377,7 @@ def _resolver(*addresses):
         if not addresses:
             raise OSError("no such host")
         return [(2, 1, 6, "", (a, port)) for a in addresses]
+
     return resolve
 
 
@@ -370,7 +398,7 @@ def test_issue19_a_name_is_judged_by_every_address_it_resolves_to():
 
 def test_issue19_the_address_is_checked_again_when_sending(client, engine, app, receiver, monkeypatch):
     """A hook added while private addresses were allowed is not sent to once they are not."""
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", True)
     add_hook(client, gm, cid, receiver.url)
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", False)
@@ -385,7 +413,7 @@ def test_issue19_the_send_goes_to_the_address_that_was_checked(client, engine, a
     """The name is looked up once per send and the request goes to that address (with the
     name as Host), so a second lookup cannot send it somewhere private. Here the name exists
     only for the check, and the receiver's loopback address is taken as public."""
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     port = receiver.server.server_address[1]
     real = socket.getaddrinfo
     looked_up = []
@@ -438,13 +466,16 @@ def test_issue19_a_discord_webhook_gets_a_discord_message_in_the_gms_language(cl
 
 
 def test_issue19_only_the_gm_manages_hooks_players_are_refused_outsiders_told_nothing(client, allow_private, receiver):
-    gm, cid, players, _places = setup(client, 2)
+    gm, cid, players, _places = campaign_with_warbands(client, 2)
     hook = add_hook(client, gm, cid, receiver.url)
     outsider = user(client, "outsider")
     body = {"url": receiver.url, "secret": SECRET}
     for headers, status, code in ((players[0]["headers"], 403, "gm_only"), (outsider, 404, "not_found")):
-        for r in (client.get(hooks_url(cid), headers=headers), client.post(hooks_url(cid), json=body, headers=headers),
-                  client.delete(f"{hooks_url(cid)}/{hook['id']}", headers=headers)):
+        for r in (
+            client.get(hooks_url(cid), headers=headers),
+            client.post(hooks_url(cid), json=body, headers=headers),
+            client.delete(f"{hooks_url(cid)}/{hook['id']}", headers=headers),
+        ):
             assert r.status_code == status and error_code(r) == code, r.text
             assert receiver.url not in r.text
     assert client.get(hooks_url(cid)).status_code == 401
@@ -452,7 +483,7 @@ def test_issue19_only_the_gm_manages_hooks_players_are_refused_outsiders_told_no
 
 
 def test_issue19_removing_a_hook_drops_its_undelivered_news(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     hook = add_hook(client, gm, cid, receiver.url)
     to_phase(client, gm, cid, "orders")
     assert len(outbox(engine)) == 1
@@ -465,24 +496,35 @@ def test_issue19_removing_a_hook_drops_its_undelivered_news(client, engine, allo
 
 
 def test_issue19_another_campaigns_hook_is_not_found(client, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     other = client.post("/api/v1/campaigns", json={"name": "Other"}, headers=gm).json()["id"]
     hook = add_hook(client, gm, other, receiver.url)
     r = client.delete(f"{hooks_url(cid)}/{hook['id']}", headers=gm)
     assert r.status_code == 404 and error_code(r) == "not_found"
 
 
-@pytest.mark.parametrize("body", [
-    {}, {"secret": SECRET}, {"url": None, "secret": SECRET},
-    {"url": 5, "secret": SECRET}, {"url": "https://example.com/x", "secret": "short"},
-    {"url": "https://example.com/x", "secret": "s" * 201}, {"url": "https://example.com/" + "x" * 2000, "secret": SECRET},
-    {"url": "https://exa mple.com/x", "secret": SECRET}, {"url": "https://example.com/x\n", "secret": SECRET, "kinds": "all"},
-    {"url": "https://example.com/x", "secret": SECRET, "kinds": ["nope"]},
-    {"url": "https://example.com/x", "secret": SECRET, "kinds": [1]},
-    {"url": "https://example.com/x", "secret": SECRET, "extra": 1}, [], "text", {"url": "", "secret": SECRET},
-])
+@pytest.mark.parametrize(
+    "body",
+    [
+        {},
+        {"secret": SECRET},
+        {"url": None, "secret": SECRET},
+        {"url": 5, "secret": SECRET},
+        {"url": "https://example.com/x", "secret": "short"},
+        {"url": "https://example.com/x", "secret": "s" * 201},
+        {"url": "https://example.com/" + "x" * 2000, "secret": SECRET},
+        {"url": "https://exa mple.com/x", "secret": SECRET},
+        {"url": "https://example.com/x\n", "secret": SECRET, "kinds": "all"},
+        {"url": "https://example.com/x", "secret": SECRET, "kinds": ["nope"]},
+        {"url": "https://example.com/x", "secret": SECRET, "kinds": [1]},
+        {"url": "https://example.com/x", "secret": SECRET, "extra": 1},
+        [],
+        "text",
+        {"url": "", "secret": SECRET},
+    ],
+)
 def test_issue19_bad_input_is_422_never_500(client, allow_private, body):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     r = client.post(hooks_url(cid), json=body, headers=gm)
     assert r.status_code == 422, (body, r.status_code, r.text)
     assert listed(client, gm, cid) == []
@@ -490,12 +532,12 @@ def test_issue19_bad_input_is_422_never_500(client, allow_private, body):
 
 @pytest.mark.parametrize("path", ["/0", "/-1", "/abc", "/99999999999"])
 def test_issue19_bad_hook_ids_are_refused_cleanly(client, path):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     assert client.delete(hooks_url(cid) + path, headers=gm).status_code in (404, 422)
 
 
 def test_issue19_a_campaign_has_ten_hooks_at_most_and_a_finished_one_takes_none(client, engine, allow_private, receiver):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     for i in range(10):
         add_hook(client, gm, cid, f"{receiver.url}/{i}", kinds=["rounds", "rounds"])
     r = client.post(hooks_url(cid), json={"url": receiver.url, "secret": SECRET}, headers=gm)

@@ -4,6 +4,7 @@ Playwright at phone size (390x844), and screenshots in test-artifacts/.
 Fixture names avoid those of tests/conftest.py (app, engine, client, make_client,
 settings, database_url): requesting none of them keeps its autouse `_isolate` idle.
 """
+
 from __future__ import annotations
 
 import os
@@ -32,7 +33,7 @@ CHROMIUM_ARGS = [
     "--no-first-run",
 ]
 PHONE = {"width": 390, "height": 844}
-SERVER_START_TIMEOUT = 30.0
+SERVER_START_TIMEOUT = 60.0  # a shared, loaded machine: imports and the first page can take half a minute
 
 
 def pytest_collection_modifyitems(config, items):
@@ -82,7 +83,10 @@ def live_server(tmp_path_factory):
     log = log_path.open("wb")
     proc = subprocess.Popen(
         [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--no-demo"],
-        cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT,
+        cwd=REPO,
+        env=env,
+        stdout=log,
+        stderr=subprocess.STDOUT,
     )
     base_url = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + SERVER_START_TIMEOUT
@@ -140,8 +144,14 @@ def new_page(request, browser, live_server):
         page = context.new_page()
         page._e2e_name = name or f"page{len(pages) + 1}"
         # Issue 10: pages run under the Content-Security-Policy; any violation fails the test.
-        page.on("console", lambda msg: violations.append(f"{page.url}: {msg.text}")
-                if "Content Security Policy" in msg.text or "Refused to" in msg.text else None)
+        page.on(
+            "console",
+            lambda msg: (
+                violations.append(f"{page.url}: {msg.text}")
+                if "Content Security Policy" in msg.text or "Refused to" in msg.text
+                else None
+            ),
+        )
         pages.append(page)
         return page
 

@@ -1,6 +1,7 @@
 """Battles at 390x844 in Chromium: the GM opens Battles from the dashboard, one player
 enters the result from the dashboard's "What to do now" card and the other confirms it,
 each in at most three taps; the chronicle records the victory."""
+
 from __future__ import annotations
 
 import json
@@ -8,11 +9,28 @@ import re
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import REPO
 from tests.e2e.campaign_setup import (
-    api as _api, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow,
-    shot as _shot, tab as _tab, Taps,
+    Taps,
 )
+from tests.e2e.campaign_setup import (
+    api as _api,
+)
+from tests.e2e.campaign_setup import (
+    api_player as _api_player,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    shot as _shot,
+)
+from tests.e2e.campaign_setup import (
+    tab as _tab,
+)
+from tests.e2e.conftest import REPO
 
 GM, ORK, BAS = "btlgm", "btlork", "btlbas"
 CAMPAIGN = "Iron over Old Bridge"
@@ -38,7 +56,8 @@ def _vs(a: str, b: str) -> str:
 
 
 def _roster(page: Page, warband: str) -> Locator:
-    return page.locator("main article.warband-roster").filter(has=page.locator("strong", has_text=re.compile(rf"^{re.escape(warband)}$")))
+    name = page.locator(".card-name, strong", has_text=re.compile(rf"^{re.escape(warband)}$"))  # a heading since issue 30
+    return page.locator("main article.warband-roster").filter(has=name)
 
 
 def _status(page: Page) -> Locator:
@@ -62,13 +81,32 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     # --- setup through the JSON API -------------------------------------------------
     tokens = {GM: _api_player(gm, GM), ORK: _api_player(ork, ORK), BAS: _api_player(bas, BAS)}
     g = tokens[GM]
-    cid = _api(gm, g, "POST", "/campaigns", {"name": CAMPAIGN, "max_players": 2, "starting_gold": 400, "gold_per_point": 1,
-                                             "warband_points": 200, "underdog_points_per_die": POINTS_PER_DIE}, status=201)["id"]
+    cid = _api(
+        gm,
+        g,
+        "POST",
+        "/campaigns",
+        {
+            "name": CAMPAIGN,
+            "max_players": 2,
+            "starting_gold": 400,
+            "gold_per_point": 1,
+            "warband_points": 200,
+            "underdog_points_per_die": POINTS_PER_DIE,
+        },
+        status=201,
+    )["id"]
     base = f"/campaigns/{cid}"
     places = {}
     for name, x, y, hideout in ((HOLD, 20, 25, True), (KEEP, 80, 30, True), (BRIDGE, 50, 70, False)):
-        places[name] = _api(gm, g, "POST", f"/campaigns/{cid}/places",
-                            {"name": name, "x": x, "y": y, "income": 3, "hideout_slot": hideout}, status=201)["id"]
+        places[name] = _api(
+            gm,
+            g,
+            "POST",
+            f"/campaigns/{cid}/places",
+            {"name": name, "x": x, "y": y, "income": 3, "hideout_slot": hideout},
+            status=201,
+        )["id"]
     player_ids = {}
     for page, nickname in ((ork, ORK), (bas, BAS)):
         _api(gm, g, "POST", f"/campaigns/{cid}/invitations", {"nickname": nickname}, status=201)
@@ -81,12 +119,15 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
 
     warbands = {}
     for page, nickname, faction, profiles, band in (
-            (ork, ORK, "orcs", ("orcs.krusher", "orcs.ax", "orcs.ax"), ORK_BAND),
-            (bas, BAS, "basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms"), BAS_BAND)):
+        (ork, ORK, "orcs", ("orcs.krusher", "orcs.ax", "orcs.ax"), ORK_BAND),
+        (bas, BAS, "basileans", ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms"), BAS_BAND),
+    ):
         t = tokens[nickname]
         _api(page, t, "PUT", f"/campaigns/{cid}/company/faction", {"faction": faction})
         models = [_api(page, t, "POST", f"/campaigns/{cid}/company/models", {"profile": p}, status=201) for p in profiles]
-        made = _api(page, t, "POST", f"/campaigns/{cid}/warbands", {"name": band, "model_ids": [m["id"] for m in models]}, status=201)
+        made = _api(
+            page, t, "POST", f"/campaigns/{cid}/warbands", {"name": band, "model_ids": [m["id"] for m in models]}, status=201
+        )
         warbands[nickname] = made["id"]
     _api(gm, g, "POST", f"/campaigns/{cid}/phase", {"phase": "orders"})
     for page, nickname in ((ork, ORK), (bas, BAS)):
@@ -149,7 +190,8 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     expect(bas_roster.locator("ul.roster li").filter(has_text="Man-at-Arms")).to_have_count(2)
     gap = ORK_POINTS - BAS_POINTS
     expect(bas_roster.locator("p.underdog")).to_have_text(
-        re.compile(rf"^Underdog: {gap // POINTS_PER_DIE} (die|dice) and {gap} points for a bonus model\.$"))
+        re.compile(rf"^Underdog: {gap // POINTS_PER_DIE} (die|dice) and {gap} points for a bonus model\.$")
+    )
     expect(ork_roster.locator("p.underdog")).to_have_count(0)
     expect(ork.get_by_role("button", name=f"{BAS} won", exact=True)).to_be_visible()
     expect(ork.get_by_role("button", name="Draw", exact=True)).to_be_visible()
@@ -201,7 +243,11 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     _no_horizontal_overflow(gm, "the battles list with a confirmed battle")
     decided = _api(gm, g, "GET", f"/campaigns/{cid}/battles/{bid}")
     assert (decided["status"], decided["winners"], decided["reported_by_player_id"], decided["confirmed_by"]) == (
-        "confirmed", [player_ids[ORK]], player_ids[ORK], [player_ids[BAS]]), decided
+        "confirmed",
+        [player_ids[ORK]],
+        player_ids[ORK],
+        [player_ids[BAS]],
+    ), decided
 
     # --- the chronicle ---------------------------------------------------------------
     ork.goto(f"{base}/chronicle")

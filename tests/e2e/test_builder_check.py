@@ -1,5 +1,6 @@
 """The warband builder's live check reacts to ticking a model and to choosing a mercenary,
 without typing in Name first, in the new and the edit form (R4.2), at 390x844."""
+
 from __future__ import annotations
 
 import re
@@ -7,7 +8,18 @@ import re
 from playwright.sync_api import expect
 
 from tests.e2e.campaign_setup import (
-    login as _login, no_horizontal_overflow as _no_horizontal_overflow, pick as _pick, running_campaign,
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    pick as _pick,
+)
+from tests.e2e.campaign_setup import (
+    running_campaign,
+)
+from tests.e2e.campaign_setup import (
     shot as _shot,
 )
 
@@ -47,7 +59,8 @@ def test_e2e_r4_2_builder_check_updates_when_a_model_is_ticked(new_page, screens
     page.get_by_role("button", name="Save the warband").click()
     expect(page.get_by_role("heading", name="Warbands", exact=True)).to_be_visible()
     page.locator("article.card").filter(has=page.get_by_role("heading", name="Tick Krushas")).get_by_role(
-        "link", name=re.compile("^Edit")).click()
+        "link", name=re.compile("^Edit")
+    ).click()
     expect(page.get_by_role("heading", name="Edit Tick Krushas")).to_be_visible()
     check = page.locator("#check")
     expect(check).to_contain_text("46 / 200 pts")

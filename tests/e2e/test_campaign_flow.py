@@ -1,11 +1,14 @@
 """The GM's whole setup on a phone, in Chromium, through the pages only."""
+
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.campaign_setup import no_horizontal_overflow as _no_horizontal_overflow, register as _register
+from tests.e2e.campaign_setup import language_button
+from tests.e2e.campaign_setup import no_horizontal_overflow as _no_horizontal_overflow
+from tests.e2e.campaign_setup import register as _register
 
 PLACES = ("Ravenhold", "Ember Docks", "Old Mill")
 
@@ -120,7 +123,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Players").click()
     expect(gm.get_by_role("heading", name="Invite a player")).to_be_visible()
     for nickname in ("anna_e2e", "borys_e2e"):
-        gm.get_by_label("Nickname").fill(nickname)
+        gm.get_by_role("region", name="Invite a player").get_by_label("Nickname").fill(nickname)
         gm.get_by_role("button", name="Invite", exact=True).click()
         expect(gm.get_by_role("status")).to_have_text(f"{nickname} is invited.")
     invitations = gm.locator("section", has=gm.get_by_role("heading", name="Invite a player"))
@@ -174,6 +177,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     # --- the campaign runs (R1.6, R2.1, R2.2) ------------------------------------
     gm.goto(base)
     _dashboard_button(gm, "Start the campaign").click()
+    _confirm(gm, "Start the campaign?")  # a one-way step asks first (issue 29, R11.6)
     round_heading = gm.locator("#round-h")
     expect(round_heading).to_have_text("Round 1 · Preparation")
     expect(gm.get_by_role("heading", name="Round 1 · Preparation")).to_be_visible()
@@ -186,7 +190,7 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     expect(round_heading).to_have_text("Round 1 · Preparation")
     for phase in ("Orders", "Battles", "Settlement", "Twilight"):
         _dashboard_button(gm, f"Open {phase}").click()
-        if phase in ("Battles", "Twilight"):  # one-way steps ask first (Twilight: issue 12)
+        if phase in ("Battles", "Settlement", "Twilight"):  # one-way steps ask first (issues 12 and 29)
             _confirm(gm, f"Open {phase}?")
         expect(round_heading).to_have_text(f"Round 1 · {phase}")
         expect(gm.get_by_role("alert")).to_have_count(0)
@@ -232,13 +236,14 @@ def test_e2e_r1_1_r1_4_r1_5_r2_1_gm_sets_up_and_runs_a_campaign_on_a_phone(new_p
     _no_horizontal_overflow(anna, "player dashboard while running")
     screenshot(anna, "dashboard-player-running")
 
-    # The header's "PL" button (its accessible name is the language's own, "Polski").
-    pl = anna.locator("header.top").get_by_role("button", name="Polski")
-    expect(pl).to_have_text("PL")
+    # The account menu's "Polski" button (each language named in its own, issue 34); the
+    # language sits in the account menu since issue 29.
+    pl = language_button(anna, "Polski")
+    expect(pl).to_have_text("Polski")
     pl.click()
     expect(anna.locator("html")).to_have_attribute("lang", "pl")
     assert anna.url.endswith(base), anna.url
     expect(anna.locator("#round-h")).to_contain_text(re.compile(r"Runda|Przygotowanie"))
-    expect(anna.locator("header.top").get_by_role("button", name="English")).to_have_text("EN")
+    expect(language_button(anna, "English")).to_have_text("English")
     _no_horizontal_overflow(anna, "player dashboard in Polish")
     screenshot(anna, "dashboard-player-pl")

@@ -5,6 +5,7 @@ disabled while the tap is on its way) and a tap on a stale clock is refused. Whe
 time is spent the page shows the pack's out-of-time rule at once; its tap passes, and the other
 side plays on, turn after turn. "End the game" asks first, then the card says the game is over.
 Screenshots of each state go to test-artifacts/."""
+
 from __future__ import annotations
 
 import re
@@ -113,8 +114,9 @@ def _screens(screenshot, page: Page, name: str, saved: list) -> None:
     saved.append(ARTIFACTS / f"{name}.png")
 
 
-@pytest.mark.parametrize(("locale", "prefix", "suffix"), [("en-GB", "cke", ""), ("pl-PL", "ckp", "-pl")],
-                         ids=["english", "polish"])
+@pytest.mark.parametrize(
+    ("locale", "prefix", "suffix"), [("en-GB", "cke", ""), ("pl-PL", "ckp", "-pl")], ids=["english", "polish"]
+)
 def test_issue18_the_battle_clock_on_two_phones(new_page, screenshot, locale, prefix, suffix):
     """Issue 18 at the table, at 390x844: the clock started and passed on one phone shows on
     the other without a reload; a double tap passes once and a stale tap is refused, changing
@@ -132,8 +134,13 @@ def test_issue18_the_battle_clock_on_two_phones(new_page, screenshot, locale, pr
     setup = running_campaign(a, prefix, phase="battles")
     ork, bas = setup.players
     gm_token = setup.tokens[setup.gm]
-    api(a, gm_token, "PUT", f"/campaigns/{setup.cid}/clock-settings",
-        {"minutes_per_side": MINUTES, "max_turns": 6, "extra_turn_on": 4})
+    api(
+        a,
+        gm_token,
+        "PUT",
+        f"/campaigns/{setup.cid}/clock-settings",
+        {"minutes_per_side": MINUTES, "max_turns": 6, "extra_turn_on": 4},
+    )
     battles = api(a, gm_token, "GET", f"/campaigns/{setup.cid}/battles")["items"]
     assert len(battles) == 1, battles
     bid = battles[0]["id"]
@@ -206,8 +213,13 @@ def test_issue18_the_battle_clock_on_two_phones(new_page, screenshot, locale, pr
     _not_reloaded(a)
 
     # --- B's time runs out: the rule shows at once, with no reload ------------------------
-    api(a, gm_token, "POST", f"/campaigns/{setup.cid}/battles/{bid}/clock",
-        {"action": "correct", "side": sb, "remaining_ms": OUT_MS})
+    api(
+        a,
+        gm_token,
+        "POST",
+        f"/campaigns/{setup.cid}/battles/{bid}/clock",
+        {"action": "correct", "side": sb, "remaining_ms": OUT_MS},
+    )
     rule = b.locator("#clock .clock-out")
     expect(_side(b, sb).locator(".clock-time")).to_have_text(re.compile(r"^0:0[1-3]$"), timeout=LIVE_TIMEOUT)
     expect(rule).to_be_hidden()
@@ -258,4 +270,4 @@ def test_issue18_the_battle_clock_on_two_phones(new_page, screenshot, locale, pr
     _screens(screenshot, a, f"clock-ended{suffix}", saved)
 
     print("\n" + "\n".join(str(path) for path in saved))
-    assert not t.missing, "no Polish translation in translations/pl/LC_MESSAGES/messages.po for:\n" + "\n".join(t.missing)
+    assert not t.missing, "no Polish translation in app/translations/pl/LC_MESSAGES/messages.po for:\n" + "\n".join(t.missing)

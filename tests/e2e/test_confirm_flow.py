@@ -2,16 +2,26 @@
 (R11.5), at 390x844 in Chromium: with JavaScript a plain <dialog> asks (one tap, one
 confirm); without it the server's own confirm page does. A purchase in the shop comes back
 to the card bought, says what it cost, and a reload buys nothing."""
+
 from __future__ import annotations
 
 import re
 
 from playwright.sync_api import Page, expect
 
-from tests.e2e.conftest import save_screenshot
 from tests.e2e.campaign_setup import (
-    api as _api, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow,
+    api as _api,
 )
+from tests.e2e.campaign_setup import (
+    api_player as _api_player,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.conftest import save_screenshot
 
 GM, ANNA, BORYS = "cfgm", "cfanna", "cfborys"
 
@@ -30,8 +40,17 @@ def _running_campaign(gm: Page, anna: Page, borys: Page, suffix: str) -> tuple[i
     tokens = {n: _api_player(p, n + suffix) for p, n in ((gm, GM), (anna, ANNA), (borys, BORYS))}
     g = tokens[GM]
     cid = _api(gm, g, "POST", "/campaigns", {"name": "Confirm " + suffix, "max_players": 2}, status=201)["id"]
-    places = [_api(gm, g, "POST", f"/campaigns/{cid}/places", {"name": f"Place {i}", "hideout_slot": True, "x": 20 + 30 * i, "y": 40},
-                   status=201)["id"] for i in range(3)]
+    places = [
+        _api(
+            gm,
+            g,
+            "POST",
+            f"/campaigns/{cid}/places",
+            {"name": f"Place {i}", "hideout_slot": True, "x": 20 + 30 * i, "y": 40},
+            status=201,
+        )["id"]
+        for i in range(3)
+    ]
     for page, nickname in ((anna, ANNA), (borys, BORYS)):
         _api(gm, g, "POST", f"/campaigns/{cid}/invitations", {"nickname": nickname + suffix}, status=201)
         _api(page, tokens[nickname], "POST", f"/campaigns/{cid}/invitations/accept")

@@ -2,6 +2,7 @@
 invites the other from the Players tab, who joins from the dashboard; the founder upgrades.
 In a second campaign a player makes a mission alliance at the event, the ally accepts it,
 nobody else sees it, and at Battles it is revealed in the chronicle."""
+
 from __future__ import annotations
 
 import re

@@ -1,6 +1,7 @@
 """Quiet diplomacy at 390x844 in Chromium (issue 14): from the Players tab a player writes a
 letter (previewed first) and sends gold; the recipient sees the unread count, reads the letter
 and replies, and finds the gold in the ledger; the GM sees neither."""
+
 from __future__ import annotations
 
 import re
@@ -33,7 +34,9 @@ def test_e2e_r8_11_r8_12_a_letter_and_gold_from_the_players_tab_read_and_answere
     expect(sender.locator("#flash")).to_contain_text(f"Letter sent to {bas}")
 
     tab(sender, "Players").click()
-    sender.locator("li").filter(has=sender.locator("strong", has_text=re.compile(rf"^{bas}$"))).get_by_role("link", name="Send gold").click()
+    sender.locator("li").filter(has=sender.locator("strong", has_text=re.compile(rf"^{bas}$"))).get_by_role(
+        "link", name="Send gold"
+    ).click()
     sender.get_by_label("Amount").fill("25")
     sender.get_by_label(re.compile("^Note")).fill("for the ferryman")
     sender.get_by_role("button", name="Send gold").click()

@@ -1,6 +1,7 @@
 """The GM's map editor at 390x844 in Chromium: „Mapa miejsca” makes a place's own map and
 goes inside it (three levels at most), Add place mode stays on after each place, the path
 hint and the way back to the wizard, and tap targets of 44 px or more (R1.2, R1.3, R9.7)."""
+
 from __future__ import annotations
 
 import re
@@ -8,8 +9,36 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.campaign_setup import (
-    api, api_player as _api_player, crumbs as _crumbs, login as _login, marker as _marker, mode as _mode,
-    no_horizontal_overflow as _no_horizontal_overflow, open_sheet as _open_sheet, shot as _shot, svg as _svg,
+    api,
+)
+from tests.e2e.campaign_setup import (
+    api_player as _api_player,
+)
+from tests.e2e.campaign_setup import (
+    crumbs as _crumbs,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    marker as _marker,
+)
+from tests.e2e.campaign_setup import (
+    mode as _mode,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    open_sheet as _open_sheet,
+)
+from tests.e2e.campaign_setup import (
+    shot as _shot,
+)
+from tests.e2e.campaign_setup import (
+    svg as _svg,
+)
+from tests.e2e.campaign_setup import (
     tap as _tap,
 )
 
@@ -60,7 +89,8 @@ def test_e2e_r1_2_r1_3_r9_7_place_map_button_add_mode_and_tap_targets(new_page, 
     back = gm.get_by_role("link", name="Back to setup")
     expect(back).to_have_attribute("href", f"{base}/setup/3")
     expect(gm.locator("#path-how")).to_have_text(
-        "To draw a path, choose Draw path, tap the place where it starts, then the place where it leads.")
+        "To draw a path, choose Draw path, tap the place where it starts, then the place where it leads."
+    )
 
     # Add place mode stays on: three places, one tap each, the mode chosen once.
     _mode(gm, "Add place")

@@ -1,5 +1,6 @@
 """The GM builds nested maps with paths on the map page by tapping, at 390x844 in
 Chromium; the players then see who holds which place."""
+
 from __future__ import annotations
 
 import re
@@ -7,9 +8,43 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.campaign_setup import (
-    api_player as _api_player, centre as _centre, crumbs as _crumbs, login as _login, marker as _marker,
-    mode as _mode, no_horizontal_overflow as _no_horizontal_overflow, open_sheet as _open_sheet,
-    register as _register, shot as _shot, svg as _svg, tap as _tap, tap_marker as _tap_marker,
+    api_player as _api_player,
+)
+from tests.e2e.campaign_setup import (
+    centre as _centre,
+)
+from tests.e2e.campaign_setup import (
+    crumbs as _crumbs,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    marker as _marker,
+)
+from tests.e2e.campaign_setup import (
+    mode as _mode,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    open_sheet as _open_sheet,
+)
+from tests.e2e.campaign_setup import (
+    register as _register,
+)
+from tests.e2e.campaign_setup import (
+    shot as _shot,
+)
+from tests.e2e.campaign_setup import (
+    svg as _svg,
+)
+from tests.e2e.campaign_setup import (
+    tap as _tap,
+)
+from tests.e2e.campaign_setup import (
+    tap_marker as _tap_marker,
 )
 
 CAMPAIGN = "Ashes over Ravenhold"
@@ -41,8 +76,9 @@ def _line(a: tuple[float, float], b: tuple[float, float], steps: int = 8) -> lis
     return [(a[0] + (b[0] - a[0]) * i / steps, a[1] + (b[1] - a[1]) * i / steps) for i in range(steps + 1)]
 
 
-def _add_place_by_tap(page: Page, fx: float, fy: float, name: str, *, income: int = 0,
-                      hideout: bool = False, entry: bool = False) -> None:
+def _add_place_by_tap(
+    page: Page, fx: float, fy: float, name: str, *, income: int = 0, hideout: bool = False, entry: bool = False
+) -> None:
     """In Add place mode, taps the empty map at (fx, fy) of its box and fills the New place sheet."""
     _mode(page, "Add place")
     svg = _svg(page)
@@ -239,12 +275,13 @@ def test_e2e_r1_2_r1_3_r9_7_gm_builds_nested_maps_with_paths_and_players_see_own
     # --- players join and claim hideouts ------------------------------------------------
     gm.get_by_role("navigation", name="Campaign").get_by_role("link", name="Players").click()
     for nickname in (ANNA, BORYS):
-        gm.get_by_label("Nickname").fill(nickname)
+        gm.get_by_role("region", name="Invite a player").get_by_label("Nickname").fill(nickname)
         gm.get_by_role("button", name="Invite", exact=True).click()
         expect(gm.get_by_role("status")).to_have_text(f"{nickname} is invited.")
     for page, nickname in ((anna, ANNA), (borys, BORYS)):
-        response = page.request.post(f"/api/v1/campaigns/{cid}/invitations/accept",
-                                     headers={"Authorization": f"Bearer {tokens[nickname]}"})
+        response = page.request.post(
+            f"/api/v1/campaigns/{cid}/invitations/accept", headers={"Authorization": f"Bearer {tokens[nickname]}"}
+        )
         assert response.status == 200, (response.status, response.text())
         _login(page, nickname)
 
@@ -259,6 +296,7 @@ def test_e2e_r1_2_r1_3_r9_7_gm_builds_nested_maps_with_paths_and_players_see_own
         expect(section).to_contain_text(f"Your hideout is at {place}.")
     gm.goto(base)
     gm.get_by_role("button", name="Start the campaign", exact=True).click()
+    gm.get_by_role("dialog").locator(".confirm-ok").click()  # a one-way step asks first (issue 29, R11.6)
     expect(gm.locator("#round-h")).to_have_text("Round 1 · Preparation")
 
     # --- a player's map ------------------------------------------------------------
@@ -323,8 +361,10 @@ def test_e2e_r1_2_r1_3_r9_7_gm_builds_nested_maps_with_paths_and_players_see_own
     sheet = _open_sheet(gm, "Old Keep")
     sheet.locator("summary", has_text="Edit Old Keep").click()
     form = sheet.locator("form", has=gm.get_by_role("button", name="Save", exact=True))
-    invalid = form.evaluate("f => [...f.elements].filter(e => e.willValidate && !e.checkValidity())"
-                            ".map(e => `${e.name}=${e.value}: ${e.validationMessage}`)")
+    invalid = form.evaluate(
+        "f => [...f.elements].filter(e => e.willValidate && !e.checkValidity())"
+        ".map(e => `${e.name}=${e.value}: ${e.validationMessage}`)"
+    )
     assert not invalid, f"Old Keep's edit form cannot be submitted after a drag: {invalid}"
     sheet.get_by_label("Income per round").fill("6")
     with gm.expect_navigation():
@@ -339,11 +379,13 @@ def test_e2e_r1_2_r9_7_mouse_clicks_open_the_sheet_and_draw_paths(new_page):
     two clicks in Draw path mode make a path."""
     gm = new_page("gm-mouse")
     _register(gm, "mousegm")
-    cid = gm.request.post("/api/v1/campaigns", headers={"X-CSRF-Token": _csrf(gm)},
-                          data={"name": "Mouse", "modules": {"paths": True}}).json()["id"]
+    cid = gm.request.post(
+        "/api/v1/campaigns", headers={"X-CSRF-Token": _csrf(gm)}, data={"name": "Mouse", "modules": {"paths": True}}
+    ).json()["id"]
     for name, x, y in (("North", 30, 30), ("South", 70, 70)):
-        r = gm.request.post(f"/api/v1/campaigns/{cid}/places", headers={"X-CSRF-Token": _csrf(gm)},
-                            data={"name": name, "x": x, "y": y})
+        r = gm.request.post(
+            f"/api/v1/campaigns/{cid}/places", headers={"X-CSRF-Token": _csrf(gm)}, data={"name": name, "x": x, "y": y}
+        )
         assert r.status == 201, r.text()
     gm.goto(f"/campaigns/{cid}/map")
     _marker(gm, "North").click()
@@ -358,6 +400,6 @@ def test_e2e_r1_2_r9_7_mouse_clicks_open_the_sheet_and_draw_paths(new_page):
 
 
 def _csrf(page: Page) -> str:
-    if "/campaigns" not in page.url and "/" != page.url[-1:]:
+    if "/campaigns" not in page.url and page.url[-1:] != "/":
         page.goto("/")
-    return page.evaluate("JSON.parse(document.body.getAttribute('hx-headers'))['X-CSRF-Token']")
+    return page.evaluate("JSON.parse(document.body.getAttribute('data-hx-headers'))['X-CSRF-Token']")

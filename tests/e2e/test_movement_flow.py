@@ -2,6 +2,7 @@
 along a path from its hideout to a free place on the send page, the GM plays the round to its
 end through the API (Battles, Settlement, Twilight, End round), and the map then shows the
 warband at its new place — in English and in Polish."""
+
 from __future__ import annotations
 
 import re
@@ -9,8 +10,32 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.campaign_setup import (
-    BRIDGE, HOLD, KEEP, api as _api, login as _login, marker as _marker, no_horizontal_overflow as _no_horizontal_overflow,
-    open_sheet as _open_sheet, running_campaign, shot as _shot, tab as _tab,
+    BRIDGE,
+    HOLD,
+    KEEP,
+    language_button,
+    running_campaign,
+)
+from tests.e2e.campaign_setup import (
+    api as _api,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    marker as _marker,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    open_sheet as _open_sheet,
+)
+from tests.e2e.campaign_setup import (
+    shot as _shot,
+)
+from tests.e2e.campaign_setup import (
+    tab as _tab,
 )
 
 MARSH = "Black Marsh"
@@ -31,8 +56,14 @@ def test_e2e_r9_8_r9_7_a_warband_moves_along_a_path_and_stands_at_its_new_place_
     g, name = setup.tokens[setup.gm], setup.players[0]
     band = f"{name} band"
     cid, base = setup.cid, setup.base
-    marsh = _api(ork, g, "POST", f"/campaigns/{cid}/places", {"name": MARSH, "x": 25, "y": 65, "income": 2,
-                                                               "hideout_slot": False}, status=201)["id"]
+    marsh = _api(
+        ork,
+        g,
+        "POST",
+        f"/campaigns/{cid}/places",
+        {"name": MARSH, "x": 25, "y": 65, "income": 2, "hideout_slot": False},
+        status=201,
+    )["id"]
     _api(ork, g, "POST", f"/campaigns/{cid}/paths", {"from_id": setup.places[HOLD], "to_id": marsh}, status=201)
     _api(ork, g, "POST", f"/campaigns/{cid}/paths", {"from_id": setup.places[KEEP], "to_id": setup.places[BRIDGE]}, status=201)
     _api(ork, g, "POST", f"/campaigns/{cid}/phase", {"phase": "orders"})
@@ -54,6 +85,7 @@ def test_e2e_r9_8_r9_7_a_warband_moves_along_a_path_and_stands_at_its_new_place_
     _shot(screenshot, ork, "movement-send-page")
     ork.locator("label.pick-model").filter(has_text=MARSH).tap()
     ork.get_by_role("button", name="Send the warband").tap()
+    ork.get_by_role("dialog").locator(".confirm-ok").tap()  # final for the round: asked first (issue 29, R11.6)
     expect(ork.locator("#flash")).to_contain_text(f"{band} sent to {MARSH}.")
 
     # Orders stay secret: the map still shows the warband at home.
@@ -88,7 +120,8 @@ def test_e2e_r9_8_r9_7_a_warband_moves_along_a_path_and_stands_at_its_new_place_
 
     # --- in Polish ------------------------------------------------------------------------------------
     _tab(ork, "Map").tap()
-    ork.locator("header.top").get_by_role("button", name="Polski").click()
+    expect(ork.locator(".map-places")).to_be_visible()  # the map is drawn before its menu is opened
+    language_button(ork, "Polski").click()
     expect(ork.locator("html")).to_have_attribute("lang", "pl")
     expect(ork.locator(".map-places")).to_contain_text(re.compile(r"1 banda"))
     sheet = _open_sheet(ork, MARSH)

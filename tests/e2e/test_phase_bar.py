@@ -1,6 +1,7 @@
 """The dashboard's phase bar shows every phase name whole at 360 and 390 px, in English
 and Polish („Przygotowanie”, „Zmierzch” – no "Prepar…"), and long result buttons wrap
 inside the screen with padding (R2.1, R6.8)."""
+
 from __future__ import annotations
 
 import re
@@ -8,7 +9,14 @@ import re
 from playwright.sync_api import Page, expect
 
 from tests.e2e.campaign_setup import (
-    login as _login, no_horizontal_overflow as _no_horizontal_overflow, running_campaign,
+    language_button,
+    running_campaign,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
 )
 from tests.e2e.conftest import ARTIFACTS
 
@@ -48,7 +56,8 @@ def _contrast(a: str, b: str) -> float:
 def _upcoming_contrast(page: Page) -> list[float]:
     """Text against background of the upcoming phases (their background is opaque)."""
     pairs = page.locator(".phase-bar span:not(.done):not(.current)").evaluate_all(
-        "els => els.map(e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor])")
+        "els => els.map(e => [getComputedStyle(e).color, getComputedStyle(e).backgroundColor])"
+    )
     assert pairs and all(not bg.startswith("rgba") for _c, bg in pairs), pairs
     return [round(_contrast(c, bg), 2) for c, bg in pairs]
 
@@ -77,7 +86,7 @@ def test_e2e_r2_1_phase_bar_fits_at_360_px_in_english_and_polish(new_page):
         _check_result_buttons(page, width)
 
     page.set_viewport_size({"width": 390, "height": 844})
-    page.locator("header.top").get_by_role("button", name=re.compile("Polski")).click()
+    language_button(page, re.compile("Polski")).click()
     expect(page.locator("html")).to_have_attribute("lang", "pl")
     expect(page.locator("#round-h")).to_have_text("Runda 1 · Bitwy")
     _check_bar(page, "pl", 390)

@@ -2,6 +2,7 @@
 from the dashboard's "Settle this battle" — counting taps and seconds — then the GM opens
 Twilight (the gate is met), sees who takes the bridge, and ends the round; the new owner's
 gold is paid the round income and both places' income."""
+
 from __future__ import annotations
 
 import re
@@ -9,10 +10,22 @@ import time
 
 from playwright.sync_api import Locator, Page, expect
 
-from tests.e2e.conftest import ARTIFACTS
 from tests.e2e.campaign_setup import (
-    Taps, api_player as _api_player, login as _login, no_horizontal_overflow as _no_horizontal_overflow, shot as _shot,
+    Taps,
 )
+from tests.e2e.campaign_setup import (
+    api_player as _api_player,
+)
+from tests.e2e.campaign_setup import (
+    login as _login,
+)
+from tests.e2e.campaign_setup import (
+    no_horizontal_overflow as _no_horizontal_overflow,
+)
+from tests.e2e.campaign_setup import (
+    shot as _shot,
+)
+from tests.e2e.conftest import ARTIFACTS
 
 GM, ORK, BAS = "stlgm", "stlork", "stlbas"
 HOLD, KEEP, BRIDGE = "Skull Hold", "Ivory Keep", "Old Bridge"
@@ -44,13 +57,32 @@ def test_e2e_r7_1_to_r7_6_settle_ten_models_then_twilight_and_end_round(new_page
     gm, ork = (new_page(name, has_touch=True) for name in ("gm", "ork"))
     tokens = {GM: _api_player(gm, GM), ORK: _api_player(ork, ORK), BAS: _api_player(gm, BAS)}
     g = tokens[GM]
-    cid = _api(gm, g, "POST", "/campaigns", {"name": "The Bridge Falls", "max_players": 2, "starting_gold": 400, "gold_per_point": 1,
-                                             "warband_points": 400, "settlement_rules": {"casualty_table": TABLE}}, status=201)["id"]
+    cid = _api(
+        gm,
+        g,
+        "POST",
+        "/campaigns",
+        {
+            "name": "The Bridge Falls",
+            "max_players": 2,
+            "starting_gold": 400,
+            "gold_per_point": 1,
+            "warband_points": 400,
+            "settlement_rules": {"casualty_table": TABLE},
+        },
+        status=201,
+    )["id"]
     base = f"/campaigns/{cid}"
     places = {}
     for name, x, y, hideout in ((HOLD, 20, 25, True), (KEEP, 80, 30, True), (BRIDGE, 50, 70, False)):
-        places[name] = _api(gm, g, "POST", f"/campaigns/{cid}/places", {"name": name, "x": x, "y": y, "income": 3, "hideout_slot": hideout},
-                            status=201)["id"]
+        places[name] = _api(
+            gm,
+            g,
+            "POST",
+            f"/campaigns/{cid}/places",
+            {"name": name, "x": x, "y": y, "income": 3, "hideout_slot": hideout},
+            status=201,
+        )["id"]
     ids = {}
     for nickname in (ORK, BAS):
         _api(gm, g, "POST", f"/campaigns/{cid}/invitations", {"nickname": nickname}, status=201)
@@ -63,8 +95,12 @@ def test_e2e_r7_1_to_r7_6_settle_ten_models_then_twilight_and_end_round(new_page
     for nickname, faction, profiles, name in ((ORK, "orcs", ORK_MODELS, BAND), (BAS, "basileans", BAS_MODELS, "Shields")):
         t = tokens[nickname]
         _api(gm, t, "PUT", f"/campaigns/{cid}/company/faction", {"faction": faction})
-        models[nickname] = [_api(gm, t, "POST", f"/campaigns/{cid}/company/models", {"profile": p}, status=201)["id"] for p in profiles]
-        bands[nickname] = _api(gm, t, "POST", f"/campaigns/{cid}/warbands", {"name": name, "model_ids": models[nickname]}, status=201)["id"]
+        models[nickname] = [
+            _api(gm, t, "POST", f"/campaigns/{cid}/company/models", {"profile": p}, status=201)["id"] for p in profiles
+        ]
+        bands[nickname] = _api(
+            gm, t, "POST", f"/campaigns/{cid}/warbands", {"name": name, "model_ids": models[nickname]}, status=201
+        )["id"]
     _api(gm, g, "POST", f"/campaigns/{cid}/phase", {"phase": "orders"})
     for nickname in (ORK, BAS):
         _api(gm, tokens[nickname], "PUT", f"/campaigns/{cid}/warbands/{bands[nickname]}/order", {"place_id": places[BRIDGE]})

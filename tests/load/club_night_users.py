@@ -7,6 +7,7 @@ written by bench/club_night.py's setup). Two files come out:
   audit knows every purchase that answered 2xx (and any that never answered);
 - CLUB_NIGHT_SAMPLES: every request's route, status and time, for the table of figures.
 """
+
 from __future__ import annotations
 
 import itertools
@@ -37,6 +38,7 @@ ACTION_IDS = itertools.count(1)
 RUN_SECONDS = float(os.environ.get("CLUB_NIGHT_SECONDS", "0") or 0)
 SHOP_MARGIN = min(10.0, RUN_SECONDS / 4)
 shop_closes = float("inf")
+PHASE_HOLD = min(5.0, RUN_SECONDS / 4) if RUN_SECONDS else 5.0
 
 
 @events.test_start.add_listener
@@ -87,8 +89,12 @@ class Member(HttpUser):
     def login(self, nickname: str) -> None:
         page = self.client.get("/login", name="GET /login")
         token = CSRF.search(page.text).group(1)
-        self.client.post("/login", data={"nickname": nickname, "password": PLAN["password"], "csrf_token": token},
-                         allow_redirects=False, name="POST /login")
+        self.client.post(
+            "/login",
+            data={"nickname": nickname, "password": PLAN["password"], "csrf_token": token},
+            allow_redirects=False,
+            name="POST /login",
+        )
 
     def api(self, method: str, path: str, route: str, **kwargs):
         return self.client.request(method, "/api/v1" + path, headers=self.headers, name=f"{method} /api/v1{route}", **kwargs)
@@ -113,8 +119,10 @@ class Player(Member):
         self.battle_done = me["battle_id"] is None
         self.rng = random.Random(me["nickname"])
         self.login(me["nickname"])
-        # Last game's result is what a member reports first on arriving.
+        # Last game's result is what a member reports first on arriving, then the warband they
+        # brought goes out (the night opens with Orders).
         self.result()
+        self.send_order()
 
     # --- reading -------------------------------------------------------------------------
     @task(6)
@@ -140,7 +148,7 @@ class Player(Member):
     # --- the shop --------------------------------------------------------------------------
     def _buy(self, kind: str, what: str) -> int | None:
         action = next(ACTION_IDS)
-        path, body = (("models", {"profile": f"orcs.{what}"}) if kind == "model" else ("items", {"item": what}))
+        path, body = ("models", {"profile": f"orcs.{what}"}) if kind == "model" else ("items", {"item": what})
         said = dict(action=action, op=f"buy_{kind}", player=self.me["league_player_id"])
         _record(**said, tried=True)
         with _answered(said):
@@ -204,8 +212,12 @@ class Player(Member):
                     return
                 self.free[what].append(row)
         members = [self.free["krusher"].pop(), self.free["ax"].pop()]
-        r = self.api("POST", f"/campaigns/{self.league}/warbands", "/campaigns/[cid]/warbands",
-                     json={"name": f"Band {len(self.bands) + 1}", "model_ids": members})
+        r = self.api(
+            "POST",
+            f"/campaigns/{self.league}/warbands",
+            "/campaigns/[cid]/warbands",
+            json={"name": f"Band {len(self.bands) + 1}", "model_ids": members},
+        )
         if r.status_code == 201:
             self.bands.append(r.json()["id"])
 
@@ -216,8 +228,12 @@ class Player(Member):
         if not waiting or not fields:
             return
         band, field = self.rng.choice(waiting), self.rng.choice(fields)
-        r = self.api("PUT", f"/campaigns/{self.league}/warbands/{band}/order", "/campaigns/[cid]/warbands/[wid]/order",
-                     json={"place_id": field})
+        r = self.api(
+            "PUT",
+            f"/campaigns/{self.league}/warbands/{band}/order",
+            "/campaigns/[cid]/warbands/[wid]/order",
+            json={"place_id": field},
+        )
         if r.status_code == 200:
             self.sent[band] = field
 
@@ -244,26 +260,33 @@ class GameMaster(Member):
     def on_start(self):
         self.table = PLAN["tables"][next(NEXT_GM) % len(PLAN["tables"])]
         self.headers = {"Authorization": f"Bearer {self.table['gm_token']}"}
-        self.phase = "preparation"
+        # The night opens with Orders (the setup opened them); from then on the GM goes back and
+        # forth, holding each phase a while so that members act in both, even in a short run.
+        self.phase, self.since = "orders", time.monotonic()
         self.login(self.table["gm"])
-        # The night opens with Orders; from then on the GM goes back and forth.
-        self.change_phase()
 
     @task(3)
     def change_phase(self):
+        """Moves the phase once it has been held PHASE_HOLD; every task of the GM looks first,
+        so a short run moves it whichever tasks locust happens to pick."""
+        if time.monotonic() - self.since < PHASE_HOLD:
+            return
         target = "orders" if self.phase == "preparation" else "preparation"
         r = self.api("POST", f"/campaigns/{self.table['league']}/phase", "/campaigns/[cid]/phase", json={"phase": target})
         if r.status_code == 200:
-            self.phase = target
+            self.phase, self.since = target, time.monotonic()
 
     @task(3)
     def dashboard(self):
+        self.change_phase()
         self.client.get(f"/campaigns/{self.table['league']}", name="GET /campaigns/[cid] (dashboard)")
 
     @task(1)
     def orders_page(self):
+        self.change_phase()
         self.client.get(f"/campaigns/{self.table['league']}/orders", name="GET /campaigns/[cid]/orders")
 
     @task(1)
     def battles_page(self):
+        self.change_phase()
         self.client.get(f"/campaigns/{self.table['battle']}/battles", name="GET /campaigns/[cid]/battles")

@@ -1,6 +1,7 @@
 """Issue 20 helpers: a database of a test's own on the PostgreSQL test server, and a small
 threaded load driver that records what each request answered (the server process itself is
 tests/load/servers.py)."""
+
 from __future__ import annotations
 
 import os
@@ -16,7 +17,6 @@ import psycopg
 import pytest
 from psycopg.conninfo import conninfo_to_dict
 from sqlalchemy.engine import make_url
-
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
@@ -110,8 +110,9 @@ class Load:
 
     def _run(self, actor: Actor) -> None:
         # No retries: a request that the kill cut must be recorded as unanswered, not repeated.
-        with httpx.Client(base_url=self.base_url, timeout=httpx.Timeout(10, connect=2),
-                          transport=httpx.HTTPTransport(retries=0)) as client:
+        with httpx.Client(
+            base_url=self.base_url, timeout=httpx.Timeout(10, connect=2), transport=httpx.HTTPTransport(retries=0)
+        ) as client:
             try:
                 while not self._stop.is_set() and not actor.done:
                     actor.step(client, actor)
@@ -151,5 +152,3 @@ def possible(initial, outcomes: list[Outcome], effect: Callable[[Outcome], objec
         elif o.unknown:
             states = states | {effect(o)}
     return states
-
-

@@ -1,5 +1,6 @@
 """`hideout serve` processes for the tests that start, stop, kill and restart real servers
 (issue 20's faults and load, R11.4's live streams, the club night bench)."""
+
 from __future__ import annotations
 
 import os
@@ -27,9 +28,14 @@ def free_port() -> int:
 def server_env(database_url: str, var_dir: Path, secret_key: str | None = None, extra: dict | None = None) -> dict:
     """The environment of a test server: this one's, without the suite's database or settings."""
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-    env.update(HIDEOUT_DATABASE_URL=database_url, HIDEOUT_VAR_DIR=str(var_dir),
-               HIDEOUT_SECRET_KEY=secret_key or secrets.token_urlsafe(32), HIDEOUT_FAST_HASHING="1", PYTHONUNBUFFERED="1",
-               **(extra or {}))
+    env.update(
+        HIDEOUT_DATABASE_URL=database_url,
+        HIDEOUT_VAR_DIR=str(var_dir),
+        HIDEOUT_SECRET_KEY=secret_key or secrets.token_urlsafe(32),
+        HIDEOUT_FAST_HASHING="1",
+        PYTHONUNBUFFERED="1",
+        **(extra or {}),
+    )
     return env
 
 
@@ -49,8 +55,7 @@ class HideoutProcess:
     uvicorn worker — a power cut leaves no worker behind either. The port, secret key and
     database stay across restarts: tokens issued before a kill still work after it."""
 
-    def __init__(self, tmp: Path, database_url: str, *, workers: int = 1, env: dict | None = None,
-                 secret_key: str | None = None):
+    def __init__(self, tmp: Path, database_url: str, *, workers: int = 1, env: dict | None = None, secret_key: str | None = None):
         self.tmp, self.workers, self.port = tmp, workers, free_port()
         self.env = server_env(database_url, tmp / "var", secret_key, env)
         self.proc: subprocess.Popen | None = None
@@ -76,9 +81,26 @@ class HideoutProcess:
         self.starts += 1
         self.log_path = self.tmp / f"server-{self.port}-{self.starts}.log"
         with self.log_path.open("wb") as log:
-            self.proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(self.port),
-                                          "--workers", str(self.workers), "--no-demo"],
-                                         cwd=REPO, env=self.env, stdout=log, stderr=subprocess.STDOUT, start_new_session=True)
+            self.proc = subprocess.Popen(
+                [
+                    sys.executable,
+                    "-m",
+                    "app.cli",
+                    "serve",
+                    "--host",
+                    "127.0.0.1",
+                    "--port",
+                    str(self.port),
+                    "--workers",
+                    str(self.workers),
+                    "--no-demo",
+                ],
+                cwd=REPO,
+                env=self.env,
+                stdout=log,
+                stderr=subprocess.STDOUT,
+                start_new_session=True,
+            )
 
     def wait_ready(self, deadline: float) -> None:
         while not server_ready(self.url, self.log(), self.workers):
@@ -141,10 +163,12 @@ def _group_alive(pgid: int) -> bool:
     return False
 
 
-def start_servers(tmp: Path, database_url: str, *, count: int = 1, workers: int = 1, env: dict | None = None) -> list[HideoutProcess]:
+def start_servers(
+    tmp: Path, database_url: str, *, count: int = 1, workers: int = 1, env: dict | None = None, secret_key: str | None = None
+) -> list[HideoutProcess]:
     """`count` servers on one database (one secret key, so a token works on each), started
-    together; each answers before this returns."""
-    key = secrets.token_urlsafe(32)
+    together; each answers before this returns. Pass `secret_key` to restart as the same club."""
+    key = secret_key or secrets.token_urlsafe(32)
     servers = [HideoutProcess(tmp, database_url, workers=workers, env=env, secret_key=key) for _ in range(count)]
     deadline = time.monotonic() + START_TIMEOUT
     try:

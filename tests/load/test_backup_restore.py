@@ -5,6 +5,7 @@ for a file that is no Hideout database of a known migration, and while the serve
 nothing). PostgreSQL: the README's pg_dump and pg_restore lines (the same as docs/deploy.md's),
 run as written.
 """
+
 from __future__ import annotations
 
 import difflib
@@ -20,22 +21,36 @@ from pathlib import Path
 import httpx
 
 from app.cli import RESTORE_IN_USE, RESTORE_POSTGRESQL, RESTORE_REFUSED, known_revisions
-from tests.helpers import buy, running_campaign
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy
+from tests.builders.pages import login
 from tests.load.fault_helpers import own_postgres_database, sqlite_run_only
-from tests.load.test_database_outage import ledger_audit, needs_postgres
 from tests.load.servers import start_servers
-from tests.web.helpers import login
+from tests.load.test_database_outage import ledger_audit, needs_postgres
 from tools.check_deploy_doc import DOC, read_blocks
 
 README = DOC.parents[1] / "README.md"
 
 TIMEOUT = 60
-PAGES = ("/campaigns/{cid}", "/campaigns/{cid}/ledger", "/campaigns/{cid}/chronicle", "/campaigns/{cid}/company",
-         "/campaigns/{cid}/places")
+PAGES = (
+    "/campaigns/{cid}",
+    "/campaigns/{cid}/ledger",
+    "/campaigns/{cid}/chronicle",
+    "/campaigns/{cid}/company",
+    "/campaigns/{cid}/places",
+)
 # Per login or per request: CSRF tokens, the viewer's key (from the secret key, new at every start
 # here), the live stream's starting time.
-VOLATILE = [re.compile(p) for p in (r'name="csrf_token" value="[0-9a-f]+"', r'"X-CSRF-Token": "[0-9a-f]+"',
-                                    r'name="hideout-viewer" content="[0-9a-f]+"', r'since=\d+')]
+CLUB_KEY = "the-club-keeps-this-key-across-a-restore"
+VOLATILE = [
+    re.compile(p)
+    for p in (
+        r'name="csrf_token" value="[0-9a-f]+"',
+        r'"X-CSRF-Token": "[0-9a-f]+"',
+        r'name="hideout-viewer" content="[0-9a-f]+"',
+        r"since=\d+",
+    )
+]
 
 
 def hideout_here(monkeypatch, capsys, database_url: str, *args: str) -> tuple[int, str]:
@@ -87,8 +102,11 @@ def populate(api: httpx.Client):
     buy(api, cid, players[1], "basileans.veteran-sergeant", "basileans.man-at-arms", faction="basileans")
     for i, p in enumerate(players):
         for n in range(3):
-            r = api.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                         json={"player_id": p["player_id"], "amount": 10 + n, "reason": f"seed-{i}-{n}"})
+            r = api.post(
+                f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                headers=gm,
+                json={"player_id": p["player_id"], "amount": 10 + n, "reason": f"seed-{i}-{n}"},
+            )
             assert r.status_code == 201, r.text
     return gm, cid, players
 
@@ -118,8 +136,11 @@ class Writer:
         with httpx.Client(base_url=url, timeout=10) as c:
             i = 0
             while not self.stop.is_set():
-                r = c.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                           json={"player_id": pid, "amount": 1, "reason": f"load-{i}"})
+                r = c.post(
+                    f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                    headers=gm,
+                    json={"player_id": pid, "amount": 1, "reason": f"load-{i}"},
+                )
                 assert r.status_code == 201, r.text
                 self.acknowledged.append(f"load-{i}")
                 i += 1
@@ -148,7 +169,7 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
     (tmp_path / "var").mkdir()
     database = tmp_path / "var" / "hideout.sqlite3"
     url = f"sqlite:///{database}"
-    (server,) = start_servers(tmp_path, url)
+    (server,) = start_servers(tmp_path, url, secret_key=CLUB_KEY)
     try:
         with httpx.Client(base_url=server.url, timeout=10) as api:
             gm, cid, players = populate(api)
@@ -165,8 +186,11 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
             assert code == 0, said
             before = pages(server.url, cid)
             backed_up = adjustments(url)
-            r = api.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                         json={"player_id": players[1]["player_id"], "amount": 99, "reason": "after-the-backup"})
+            r = api.post(
+                f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                headers=gm,
+                json={"player_id": players[1]["player_id"], "amount": 99, "reason": "after-the-backup"},
+            )
             assert r.status_code == 201
 
             # Refused while the server has the database open; nothing changes.
@@ -183,12 +207,17 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
     (tmp_path / "future.sqlite3").write_bytes((tmp_path / "quiet.sqlite3").read_bytes())
     with closing(sqlite3.connect(tmp_path / "future.sqlite3")) as db, db:
         db.execute("UPDATE alembic_version SET version_num = '9999'")
-    for name, reason in (("notes", "not a Hideout SQLite database"), ("other", "not a Hideout SQLite database"),
-                         ("future", "does not know"), ("missing", "does not exist")):
+    for name, reason in (
+        ("notes", "not a Hideout SQLite database"),
+        ("other", "not a Hideout SQLite database"),
+        ("future", "does not know"),
+        ("missing", "does not exist"),
+    ):
         code, said = hideout_here(monkeypatch, capsys, url, "restore", str(tmp_path / f"{name}.sqlite3"))
         assert code == RESTORE_REFUSED and reason in said and "not changed" in said, (name, said)
-    code, said = hideout_here(monkeypatch, capsys, "postgresql://nobody@127.0.0.1:1/none", "restore",
-                              str(tmp_path / "quiet.sqlite3"))
+    code, said = hideout_here(
+        monkeypatch, capsys, "postgresql://nobody@127.0.0.1:1/none", "restore", str(tmp_path / "quiet.sqlite3")
+    )
     assert code == RESTORE_POSTGRESQL and "pg_restore" in said
     assert "after-the-backup" in adjustments(url)
     assert not list(database.parent.glob("*.before-restore-*"))
@@ -204,8 +233,9 @@ def test_issue20_sqlite_backup_under_load_and_restore_bring_back_the_same_campai
 
 
 def serves_the_same_pages(tmp_path, url: str, cid: int, before) -> None:
-    """A server started on the restored database shows the pages as they were backed up."""
-    (server,) = start_servers(tmp_path, url)
+    """A server started on the restored database (with the club's own key: the live stream's
+    resume point is sealed with it) shows the pages as they were backed up."""
+    (server,) = start_servers(tmp_path, url, secret_key=CLUB_KEY)
     try:
         same_pages(pages(server.url, cid), before)
     finally:
@@ -230,13 +260,19 @@ def test_issue20_postgresql_dump_and_restore_as_the_readme_says_bring_back_the_s
     dump, restore = readme_line("pg_dump "), readme_line("pg_restore ")
 
     def run(block: str, database_url: str) -> None:
-        r = subprocess.run(["bash", "-euo", "pipefail", "-c", block], cwd=tmp_path, env={**env, "HIDEOUT_DATABASE_URL": database_url},
-                           capture_output=True, text=True, timeout=TIMEOUT)
+        r = subprocess.run(
+            ["bash", "-euo", "pipefail", "-c", block],
+            cwd=tmp_path,
+            env={**env, "HIDEOUT_DATABASE_URL": database_url},
+            capture_output=True,
+            text=True,
+            timeout=TIMEOUT,
+        )
         assert r.returncode == 0, r.stderr
 
     with own_postgres_database("restore") as url:
         env = cli_env(url, tmp_path / "var")
-        (server,) = start_servers(tmp_path, url)
+        (server,) = start_servers(tmp_path, url, secret_key=CLUB_KEY)
         try:
             with httpx.Client(base_url=server.url, timeout=10) as api:
                 gm, cid, players = populate(api)
@@ -250,8 +286,11 @@ def test_issue20_postgresql_dump_and_restore_as_the_readme_says_bring_back_the_s
                 # A quiet dump (the same day's file, replaced), then the campaign moves on.
                 run(dump, url)
                 before, backed_up = pages(server.url, cid), adjustments(url)
-                r = api.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                             json={"player_id": players[1]["player_id"], "amount": 99, "reason": "after-the-backup"})
+                r = api.post(
+                    f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                    headers=gm,
+                    json={"player_id": players[1]["player_id"], "amount": 99, "reason": "after-the-backup"},
+                )
                 assert r.status_code == 201
         finally:
             server.stop()

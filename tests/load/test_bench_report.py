@@ -1,5 +1,6 @@
 """`make bench` runs outside the suite's pass/fail (its timings are noisy), but its quick form
 runs here so the bench cannot rot (issue 17): every measure is taken and printed."""
+
 from bench import report
 
 
@@ -9,6 +10,7 @@ def test_bench_report_quick_form_prints_every_measure(capsys):
     for page in ("dashboard", "battles", "players", "chronicle", "orders", "map"):
         assert f"{page} ÷ bare route (in process)" in labels
         assert f"{page}, unchanged (304) ÷ bare route" in labels
+        assert f"{page}, loaded again unchanged ÷ bare route" in labels  # issue 37
     assert "dashboard: first load / repeat visit" in labels and "map: first load / repeat visit" in labels
     assert any(label.startswith("announce 100 / 200 warbands") for label in labels)
     printed = capsys.readouterr().out

@@ -4,6 +4,7 @@ points there (a database of this test's own, dropped afterwards). Afterwards: no
 dropped connection, every balance equals its ledger, and every purchase or sale that answered
 2xx is in (or gone from) the company exactly once. The p95 goal is the bench's to measure
 (bench/club_night.py, 200 members for 2 minutes): timings in CI are noise."""
+
 from __future__ import annotations
 
 import importlib.util
@@ -42,7 +43,12 @@ def test_issue20_club_night_holds_under_load_and_loses_no_purchase(tmp_path):
     # out and battles were reported.
     assert night.done.get("buy_model 2xx", 0) > 0 and night.done.get("buy_item 2xx", 0) > 0
     routes = {r["route"]: r for r in night.figures.rows}
-    for route in ("POST /api/v1/campaigns/[cid]/phase", "PUT /api/v1/campaigns/[cid]/warbands/[wid]/order",
-                  "POST /api/v1/campaigns/[cid]/battles/[bid]/result", "GET /campaigns/[cid]/map",
-                  "GET /campaigns/[cid] (dashboard)", "GET /campaigns/[cid]/battles/[bid]"):
+    for route in (
+        "POST /api/v1/campaigns/[cid]/phase",
+        "PUT /api/v1/campaigns/[cid]/warbands/[wid]/order",
+        "POST /api/v1/campaigns/[cid]/battles/[bid]/result",
+        "GET /campaigns/[cid]/map",
+        "GET /campaigns/[cid] (dashboard)",
+        "GET /campaigns/[cid]/battles/[bid]",
+    ):
         assert route in routes and routes[route]["n"] > routes[route]["4xx"], (route, night.figures.table())

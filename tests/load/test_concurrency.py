@@ -1,12 +1,13 @@
 """Concurrent requests: exactly one hideout claim wins (R1.5); End round runs once (R2.3);
 a phase change is not applied twice."""
+
 import threading
 
 from sqlmodel import Session, func, select
 
 from app.chronicle.models import ChronicleEntry
 from app.maps.models import Hideout
-from tests.helpers import campaign_with_players, running_campaign
+from tests.builders.campaigns import campaign_with_players, running_campaign
 
 
 def race(make_client, calls):

@@ -6,6 +6,7 @@ without a restart (pool pre-ping). Every write that answered 2xx is kept; balanc
 
 The ledger audit is shared with the other issue 20 tests.
 """
+
 from __future__ import annotations
 
 import os
@@ -16,10 +17,10 @@ from dataclasses import dataclass, field
 import httpx
 import pytest
 
-from tests.helpers import running_campaign
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import login
 from tests.load.fault_helpers import admin_connect, own_postgres_database
 from tests.load.servers import start_servers
-from tests.web.helpers import login
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 OUTAGE_SECONDS = 2.0
@@ -27,8 +28,7 @@ OUTAGE_SECONDS = 2.0
 RECOVERY_BOUND = 5.0
 WAIT = 15.0
 
-needs_postgres = pytest.mark.skipif(not TEST_DB.startswith("postgresql"),
-                                    reason="needs a PostgreSQL server (TEST_DATABASE_URL)")
+needs_postgres = pytest.mark.skipif(not TEST_DB.startswith("postgresql"), reason="needs a PostgreSQL server (TEST_DATABASE_URL)")
 
 
 def ledger_audit(url: str) -> list[tuple]:
@@ -40,9 +40,14 @@ def ledger_audit(url: str) -> list[tuple]:
     engine = make_engine(url)
     try:
         with engine.connect() as conn:
-            return list(conn.execute(text(
-                "SELECT p.id, p.gold, COALESCE(SUM(l.amount), 0) FROM player p LEFT JOIN ledger_entry l ON l.player_id = p.id "
-                "GROUP BY p.id, p.gold HAVING p.gold <> COALESCE(SUM(l.amount), 0)")).all())
+            return list(
+                conn.execute(
+                    text(
+                        "SELECT p.id, p.gold, COALESCE(SUM(l.amount), 0) FROM player p LEFT JOIN ledger_entry l ON l.player_id = p.id "
+                        "GROUP BY p.id, p.gold HAVING p.gold <> COALESCE(SUM(l.amount), 0)"
+                    )
+                ).all()
+            )
     finally:
         engine.dispose()
 
@@ -105,11 +110,20 @@ def test_issue20_postgresql_outage_answers_503_and_recovers_by_itself(tmp_path):
             login(browser, "player0")
             pid = players[0]["player_id"]
             loads = [
-                Load("adjust", lambda c, i: c.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                                                   json={"player_id": pid, "amount": 1, "reason": f"outage-{i}"}),
-                     httpx.Client(base_url=server.url, timeout=10)),
-                Load("ledger", lambda c, i: c.get(f"/api/v1/campaigns/{cid}/ledger", headers=players[1]["headers"]),
-                     httpx.Client(base_url=server.url, timeout=10)),
+                Load(
+                    "adjust",
+                    lambda c, i: c.post(
+                        f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                        headers=gm,
+                        json={"player_id": pid, "amount": 1, "reason": f"outage-{i}"},
+                    ),
+                    httpx.Client(base_url=server.url, timeout=10),
+                ),
+                Load(
+                    "ledger",
+                    lambda c, i: c.get(f"/api/v1/campaigns/{cid}/ledger", headers=players[1]["headers"]),
+                    httpx.Client(base_url=server.url, timeout=10),
+                ),
                 Load("page", lambda c, i: c.get(f"/campaigns/{cid}"), browser),
             ]
             threads = [threading.Thread(target=load.run, daemon=True) for load in loads]
@@ -120,8 +134,10 @@ def test_issue20_postgresql_outage_answers_503_and_recovers_by_itself(tmp_path):
             with admin_connect() as db:
                 db.execute(f'ALTER DATABASE "{url.rsplit("/", 1)[1]}" ALLOW_CONNECTIONS false')
                 down = time.monotonic()
-                db.execute("SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
-                           (url.rsplit("/", 1)[1],))
+                db.execute(
+                    "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE datname = %s AND pid <> pg_backend_pid()",
+                    (url.rsplit("/", 1)[1],),
+                )
                 until(lambda: all(load.count(503, down) >= 2 for load in loads), WAIT, "not every client saw a 503")
                 # The database stays away for a while: no answer may wait on it beyond the outage.
                 time.sleep(max(0.0, OUTAGE_SECONDS - (time.monotonic() - down)))
@@ -131,8 +147,11 @@ def test_issue20_postgresql_outage_answers_503_and_recovers_by_itself(tmp_path):
             recovery = max(load.first_ok_after(back) for load in loads) - back
             # Answers keep coming for a moment after recovery: none of them may fail.
             settled = time.monotonic()
-            until(lambda: all(load.count(200, settled) + load.count(201, settled) >= 3 for load in loads), WAIT,
-                  "the server did not keep serving")
+            until(
+                lambda: all(load.count(200, settled) + load.count(201, settled) >= 3 for load in loads),
+                WAIT,
+                "the server did not keep serving",
+            )
         finally:
             for load in loads:
                 load.stop.set()
@@ -142,8 +161,10 @@ def test_issue20_postgresql_outage_answers_503_and_recovers_by_itself(tmp_path):
                 load.client.close()
             server.stop()
 
-        report = {load.name: {s: sum(1 for a in load.answers if a.status == s) for s in {a.status for a in load.answers}}
-                  for load in loads}
+        report = {
+            load.name: {s: sum(1 for a in load.answers if a.status == s) for s in {a.status for a in load.answers}}
+            for load in loads
+        }
         print(f"\nanswers by status {report}; served again {recovery:.2f} s after the database came back")
         for load in loads:
             assert {a.status for a in load.answers} <= {200, 201, 503}, (load.name, report, server.log()[-3000:])

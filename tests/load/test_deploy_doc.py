@@ -1,6 +1,7 @@
 """Issue 16: the club deployment guide (docs/deploy.md) stays exact. tools/check_deploy_doc.py runs
 its marked commands against scratch databases and verifies its systemd units; nginx, Caddy and
 gunicorn are not installed here, so their snippets are not run."""
+
 from __future__ import annotations
 
 import os
@@ -48,7 +49,8 @@ def test_issue16_deploy_guide_sqlite_migrate_backup_and_restore_run():
     check("--only", "sqlite")
 
 
-@pytest.mark.skipif(not TEST_DB.startswith("postgresql"),
-                    reason="the guide's PostgreSQL commands need a server: the PostgreSQL run covers them")
+@pytest.mark.skipif(
+    not TEST_DB.startswith("postgresql"), reason="the guide's PostgreSQL commands need a server: the PostgreSQL run covers them"
+)
 def test_issue16_deploy_guide_postgresql_setup_dump_timer_and_restore_run():
     check("--only", "postgresql", "--postgres", TEST_DB)

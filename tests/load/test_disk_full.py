@@ -7,6 +7,7 @@ Two ways to fill a disk, each run where it can be:
   fsize  RLIMIT_FSIZE set on the running server (prlimit), which ignores SIGXFSZ as systemd
          services do not, so a write past the limit fails with EFBIG instead of killing it.
 """
+
 from __future__ import annotations
 
 import resource
@@ -22,11 +23,11 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers import running_campaign
-from tests.load.test_database_outage import ledger_audit
-from tests.load.servers import REPO, START_TIMEOUT, free_port, server_env
-from tests.web.helpers import login
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import login
 from tests.load.fault_helpers import sqlite_run_only
+from tests.load.servers import REPO, START_TIMEOUT, free_port, server_env
+from tests.load.test_database_outage import ledger_audit
 
 # Writes tried until the disk is found full: the write-ahead log may first fill its own slack.
 MAX_WRITES = 400
@@ -38,9 +39,15 @@ def serve(database: Path, var: Path):
     itself be cut by the file size limit): (process, url, output lines)."""
     env = server_env(f"sqlite:///{database}", var)
     port = free_port()
-    proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--no-demo"], cwd=REPO, env=env,
-                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True,
-                            preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN))
+    proc = subprocess.Popen(
+        [sys.executable, "-m", "app.cli", "serve", "--port", str(port), "--no-demo"],
+        cwd=REPO,
+        env=env,
+        stdout=subprocess.PIPE,
+        stderr=subprocess.STDOUT,
+        text=True,
+        preexec_fn=lambda: signal.signal(signal.SIGXFSZ, signal.SIG_IGN),
+    )
     lines: list[str] = []
     threading.Thread(target=lambda: lines.extend(proc.stdout), daemon=True).start()
     url = f"http://127.0.0.1:{port}"
@@ -69,8 +76,9 @@ def serve(database: Path, var: Path):
 @contextmanager
 def tiny_tmpfs(where: Path, size: str = "8m"):
     where.mkdir()
-    r = subprocess.run(["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, text=True,
-                       timeout=10)
+    r = subprocess.run(
+        ["mount", "-t", "tmpfs", "-o", f"size={size}", "tmpfs", str(where)], capture_output=True, text=True, timeout=10
+    )
     if r.returncode:
         pytest.skip(f"cannot mount a tmpfs here (not root?): {r.stderr.strip()}")
     try:
@@ -127,8 +135,11 @@ def test_issue20_sqlite_full_disk_answers_503_keeps_every_commit_and_writes_agai
             pid = players[0]["player_id"]
 
             def adjust(note: str):
-                return api.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", headers=gm,
-                                json={"player_id": pid, "amount": 1, "reason": note})
+                return api.post(
+                    f"/api/v1/campaigns/{cid}/ledger/adjustments",
+                    headers=gm,
+                    json={"player_id": pid, "amount": 1, "reason": note},
+                )
 
             browser = httpx.Client(base_url=url, timeout=10)
             login(browser, "player1")  # a login writes: done while there is room
@@ -170,8 +181,12 @@ def test_issue20_sqlite_full_disk_answers_503_keeps_every_commit_and_writes_agai
         assert proc.returncode is not None
         assert "unhandled_error" not in log and "Traceback" not in log, log[-3000:]
         with closing(sqlite3.connect(database)) as db:
-            notes = [r[0] for r in db.execute("SELECT note FROM ledger_entry WHERE player_id = ? AND kind = 'gm_adjustment' "
-                                               "ORDER BY id", (pid,))]
+            notes = [
+                r[0]
+                for r in db.execute(
+                    "SELECT note FROM ledger_entry WHERE player_id = ? AND kind = 'gm_adjustment' ORDER BY id", (pid,)
+                )
+            ]
             assert db.execute("PRAGMA integrity_check").fetchone() == ("ok",)
         assert notes == acknowledged
         assert ledger_audit(f"sqlite:///{database}") == []

@@ -7,6 +7,7 @@ streams-only case; here the requests in flight are what the server waits for.
 
 A request is "in flight" for sure when its headers and half its body have been read by the
 server (the kernel's receive queue of its socket is empty) and the rest is still to come."""
+
 from __future__ import annotations
 
 import json
@@ -21,7 +22,8 @@ from sqlalchemy import text
 
 from app.cli import GRACEFUL_SECONDS
 from app.core.db import make_engine
-from tests.helpers import buy, running_campaign
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy
 from tests.load.fault_helpers import ON_POSTGRESQL
 from tests.load.servers import HideoutProcess
 from tests.load.test_live_shutdown import SHUTDOWN_BOUND, Stream, stream_url
@@ -52,10 +54,12 @@ class SlowPurchase:
 
     def __init__(self, server: HideoutProcess, cid: int, headers: dict, profile: str):
         body = json.dumps({"profile": profile}).encode()
-        self.rest = body[len(body) // 2:]
-        head = (f"POST /api/v1/campaigns/{cid}/company/models HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
-                f"Authorization: {headers['Authorization']}\r\nContent-Type: application/json\r\n"
-                f"Content-Length: {len(body)}\r\n\r\n").encode()
+        self.rest = body[len(body) // 2 :]
+        head = (
+            f"POST /api/v1/campaigns/{cid}/company/models HTTP/1.1\r\nHost: 127.0.0.1:{server.port}\r\n"
+            f"Authorization: {headers['Authorization']}\r\nContent-Type: application/json\r\n"
+            f"Content-Length: {len(body)}\r\n\r\n"
+        ).encode()
         self.sock = socket.create_connection(("127.0.0.1", server.port), timeout=WAIT + GRACEFUL_SECONDS)
         self.sock.sendall(head + body[: len(body) // 2])
         port = self.sock.getsockname()[1]
@@ -108,10 +112,14 @@ def _gold_and_models(database_url: str, player_id: int) -> tuple[int, int, int]:
     engine = make_engine(database_url)
     try:
         with engine.connect() as db:
-            return db.execute(text(
-                "SELECT gold, (SELECT coalesce(sum(amount), 0) FROM ledger_entry WHERE player_id = :p), "
-                "(SELECT count(*) FROM company_model m JOIN company c ON c.id = m.company_id WHERE c.player_id = :p) "
-                "FROM player WHERE id = :p"), {"p": player_id}).one()
+            return db.execute(
+                text(
+                    "SELECT gold, (SELECT coalesce(sum(amount), 0) FROM ledger_entry WHERE player_id = :p), "
+                    "(SELECT count(*) FROM company_model m JOIN company c ON c.id = m.company_id WHERE c.player_id = :p) "
+                    "FROM player WHERE id = :p"
+                ),
+                {"p": player_id},
+            ).one()
     finally:
         engine.dispose()
 

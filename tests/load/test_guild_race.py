@@ -1,5 +1,6 @@
 """Guilds under concurrency (R8.4, R8.3): accepts racing for the last slot of a level admit
 exactly one player, who alone pays the entry fee — on SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, func, select
@@ -7,7 +8,7 @@ from sqlmodel import Session, func, select
 from app.gold.models import LedgerEntry
 from app.gold.service import balance_matches_ledger
 from app.guilds.models import GuildMember
-from tests.api.guild_helpers import GUILD, START, guild_campaign
+from tests.builders.guilds import GUILD, START, guild_campaign
 from tests.load.test_concurrency import race
 
 
@@ -18,8 +19,11 @@ def _members(engine, gid: int) -> int:
 
 def _entry_fees(engine) -> int:
     with Session(engine) as s:
-        return s.exec(select(func.count()).select_from(LedgerEntry).where(LedgerEntry.kind == "guild_fee",
-                                                                          LedgerEntry.note == "Entry fee · %(name)s")).one()
+        return s.exec(
+            select(func.count())
+            .select_from(LedgerEntry)
+            .where(LedgerEntry.kind == "guild_fee", LedgerEntry.note == "Entry fee · %(name)s")
+        ).one()
 
 
 def test_r8_4_two_invitees_accepting_at_once_for_the_last_slot_admit_exactly_one(client, make_client, engine):

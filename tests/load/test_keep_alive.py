@@ -2,6 +2,7 @@
 club night's members (who read a page for a few seconds between taps) met a connection reset
 when a tap crossed the server closing their idle connection; `hideout serve` keeps it
 KEEP_ALIVE_SECONDS."""
+
 from __future__ import annotations
 
 import http.client
@@ -15,8 +16,10 @@ from tests.load.fault_helpers import ON_POSTGRESQL
 from tests.load.servers import HideoutProcess
 
 if ON_POSTGRESQL:
-    pytest.skip("how long the server keeps a connection does not depend on the database: the SQLite run covers it",
-                allow_module_level=True)
+    pytest.skip(
+        "how long the server keeps a connection does not depend on the database: the SQLite run covers it",
+        allow_module_level=True,
+    )
 
 IDLE = 7.0  # longer than uvicorn's default keep-alive of 5 s
 

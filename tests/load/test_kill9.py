@@ -4,6 +4,7 @@ process group gets SIGKILL; started again on the same database, every answered a
 there, every refused one is not, each balance equals its ledger, and a phase change is whole
 (battles are announced if and only if the phase is Battles). SQLite with one worker, or the
 PostgreSQL of TEST_DATABASE_URL (a database of its own) with two workers."""
+
 from __future__ import annotations
 
 import random
@@ -14,7 +15,9 @@ import pytest
 from sqlalchemy import text
 
 from app.core.db import make_engine
-from tests.helpers import add_place, create_campaign, join, start_campaign, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, start_campaign
+from tests.builders.maps import add_place
 from tests.load.fault_helpers import ON_POSTGRESQL, Actor, Load, Outcome, own_postgres_database, possible
 from tests.load.servers import HideoutProcess
 
@@ -48,7 +51,9 @@ def _setup(api: httpx.Client, tag: str, rng: random.Random) -> dict:
     assert api.post(f"/api/v1/campaigns/{cid}/phase", json={"phase": "orders"}, headers=gm).status_code == 200
     battlefield = places[PLAYERS]["id"]
     for p in players[:2]:
-        r = api.put(f"/api/v1/campaigns/{cid}/warbands/{p['warband']}/order", json={"place_id": battlefield}, headers=p["headers"])
+        r = api.put(
+            f"/api/v1/campaigns/{cid}/warbands/{p['warband']}/order", json={"place_id": battlefield}, headers=p["headers"]
+        )
         assert r.status_code == 200, r.text
     players[2]["destination"], players[3]["destination"] = places[PLAYERS + 1]["id"], battlefield
     # How many back-and-forth moves the GM makes before opening Battles: early or late against the kill.
@@ -77,7 +82,9 @@ def _orders(campaign: dict, player: dict):
     path = f"/api/v1/campaigns/{campaign['cid']}/warbands/{player['warband']}/order"
 
     def step(client: httpx.Client, actor: Actor) -> None:
-        if not actor.call(client, "send", True, "PUT", path, json={"place_id": player["destination"]}, headers=player["headers"]).unknown:
+        if not actor.call(
+            client, "send", True, "PUT", path, json={"place_id": player["destination"]}, headers=player["headers"]
+        ).unknown:
             actor.call(client, "undo", False, "DELETE", path, headers=campaign["gm"])
 
     return step
@@ -93,7 +100,11 @@ def _gm(campaign: dict):
             actor.call(client, "read", None, "GET", f"/api/v1/campaigns/{campaign['cid']}", headers=campaign["gm"])
             return
         moves = actor.state.setdefault("moves", 0)
-        target = "battles" if phase == "orders" and moves >= campaign["toggles"] else ("preparation" if phase == "orders" else "orders")
+        target = (
+            "battles"
+            if phase == "orders" and moves >= campaign["toggles"]
+            else ("preparation" if phase == "orders" else "orders")
+        )
         o = actor.call(client, "phase", target, "POST", path, json={"phase": target}, headers=campaign["gm"])
         actor.state["moves"] = moves + 1
         if o.ok:
@@ -103,9 +114,15 @@ def _gm(campaign: dict):
 
 
 def _actors(campaign: dict, rng: random.Random) -> list[Actor]:
-    actors = [Actor(f"{campaign['tag']}-shop{i}", _shop(campaign, p), rng=random.Random(rng.random())) for i, p in enumerate(campaign["players"])]
-    actors += [Actor(f"{campaign['tag']}-orders{i}", _orders(campaign, p), rng=random.Random(rng.random()))
-               for i, p in enumerate(campaign["players"]) if "destination" in p]
+    actors = [
+        Actor(f"{campaign['tag']}-shop{i}", _shop(campaign, p), rng=random.Random(rng.random()))
+        for i, p in enumerate(campaign["players"])
+    ]
+    actors += [
+        Actor(f"{campaign['tag']}-orders{i}", _orders(campaign, p), rng=random.Random(rng.random()))
+        for i, p in enumerate(campaign["players"])
+        if "destination" in p
+    ]
     actors.append(Actor(f"{campaign['tag']}-gm", _gm(campaign), rng=random.Random(rng.random())))
     campaign["actors"] = actors
     return actors
@@ -133,9 +150,10 @@ def _models(shop: list[Outcome], present: set[int]) -> tuple[int, int, int]:
         else:
             # Sold with an answer, yet an id like it is there: only an unanswered purchase made
             # after that sale may have taken the id.
-            later = shop[shop.index(sales[-1] if sales else buy):]
-            assert here and any(o.kind == "buy" and o.unknown for o in later), \
+            later = shop[shop.index(sales[-1] if sales else buy) :]
+            assert here and any(o.kind == "buy" and o.unknown for o in later), (
                 f"model {mid}: there={here} after its sales answered {[o.status for o in sales]}"
+            )
             gone += 1
     extra = len(present) - kept
     assert extra <= unanswered, f"{extra} models no answered purchase explains ({unanswered} unanswered)"
@@ -161,12 +179,24 @@ def _check(engine, campaign: dict) -> dict:
             assert battles == arrivals == 0, f"campaign {cid} is in {phase} with {battles} battles, {arrivals} arrivals"
         for i, p in enumerate(campaign["players"]):
             pid = p["player_id"]
-            gold, ledger = db.execute(text("SELECT gold, (SELECT coalesce(sum(amount), 0) FROM ledger_entry WHERE player_id = :p) "
-                                           "FROM player WHERE id = :p"), {"p": pid}).one()
+            gold, ledger = db.execute(
+                text(
+                    "SELECT gold, (SELECT coalesce(sum(amount), 0) FROM ledger_entry WHERE player_id = :p) "
+                    "FROM player WHERE id = :p"
+                ),
+                {"p": pid},
+            ).one()
             assert gold == ledger, f"player {pid}: gold {gold}, ledger {ledger}"
             assert gold >= 0
-            present = set(db.execute(text("SELECT m.id FROM company_model m JOIN company c ON c.id = m.company_id "
-                                          "WHERE c.player_id = :p"), {"p": pid}).scalars()) - p["band"]
+            present = (
+                set(
+                    db.execute(
+                        text("SELECT m.id FROM company_model m JOIN company c ON c.id = m.company_id WHERE c.player_id = :p"),
+                        {"p": pid},
+                    ).scalars()
+                )
+                - p["band"]
+            )
             shop = by_name[f"{campaign['tag']}-shop{i}"].outcomes
             kept, gone, extra = _models(shop, present)
             purchases = one("SELECT count(*) FROM ledger_entry WHERE player_id = :p AND kind = 'purchase'", p=pid)
@@ -178,12 +208,19 @@ def _check(engine, campaign: dict) -> dict:
             if "destination" in p:
                 moves = by_name[f"{campaign['tag']}-orders{campaign['players'].index(p)}"].outcomes
                 allowed_orders = possible(False, moves, lambda o: o.target)
-                assert bool(order) in allowed_orders, f"warband {p['warband']}: order={bool(order)}, answers allow {allowed_orders}"
+                assert bool(order) in allowed_orders, (
+                    f"warband {p['warband']}: order={bool(order)}, answers allow {allowed_orders}"
+                )
             else:
                 assert order == 1, f"the anchor warband {p['warband']} lost its order"
     outcomes = [o for a in campaign["actors"] for o in a.outcomes]
-    return {"phase": phase, "battles": battles, "ok": sum(o.ok for o in outcomes), "refused": sum(o.failed for o in outcomes),
-            "unanswered": sum(o.unknown for o in outcomes)}
+    return {
+        "phase": phase,
+        "battles": battles,
+        "ok": sum(o.ok for o in outcomes),
+        "refused": sum(o.failed for o in outcomes),
+        "unanswered": sum(o.unknown for o in outcomes),
+    }
 
 
 def _run(tmp_path, database_url: str, workers: int, kills: int) -> None:
@@ -211,9 +248,13 @@ def _run(tmp_path, database_url: str, workers: int, kills: int) -> None:
             restart = server.start()
             # Campaigns of earlier kills are checked again: a later kill must not undo them.
             summaries = [_check(engine, c) for c in campaigns]
-            print(f"kill {kill + 1}: restart {restart:.1f} s; " + "; ".join(
-                f"campaign {c['cid']}: {s['phase']} ({s['battles']} battles) ok={s['ok']} refused={s['refused']} unanswered={s['unanswered']}"
-                for c, s in zip(fresh, summaries[-len(fresh):])))
+            print(
+                f"kill {kill + 1}: restart {restart:.1f} s; "
+                + "; ".join(
+                    f"campaign {c['cid']}: {s['phase']} ({s['battles']} battles) ok={s['ok']} refused={s['refused']} unanswered={s['unanswered']}"
+                    for c, s in zip(fresh, summaries[-len(fresh) :])
+                )
+            )
         assert "Traceback" not in server.log(), server.log()[-3000:]
 
 

@@ -2,6 +2,7 @@
 tabs each) are all accepted, and every one of them hears each of the GM's phase changes — on
 SQLite (woken in process) and PostgreSQL (woken through LISTEN/NOTIFY). The timings are
 measured by bench/live_streams.py, not asserted here."""
+
 from __future__ import annotations
 
 import asyncio
@@ -11,8 +12,10 @@ import time
 import httpx
 
 from app.core.live import broker
-from tests.api.live_helpers import stream_server  # noqa: F401
-from tests.helpers import add_place, create_campaign, join, user
+from tests.api.live_helpers import stream_server
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, start_campaign
+from tests.builders.maps import add_place
 
 PLAYERS, TABS = 15, 4
 TIMEOUT = 20  # seconds, for the whole exchange; a fan-out takes well under one
@@ -57,16 +60,12 @@ async def _all_hear(base: str, cid: int, gm: dict, tabs: list[dict], changes: li
 
 
 def _running_campaign(client, players: int) -> tuple[dict, int, list[dict]]:
-    """tests.helpers.running_campaign with more players than the default cap of 6."""
+    """tests.builders.campaigns.running_campaign with more players than the default cap of 6."""
     gm = user(client, "gamemaster")
     cid = create_campaign(client, gm, max_players=players)["id"]
     places = [add_place(client, gm, cid, f"Home {i}") for i in range(players)]
     members = [join(client, gm, cid, f"player{i}") for i in range(players)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(members, places):
-        r = client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"])
-        assert r.status_code == 201, r.text
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
+    start_campaign(client, gm, cid, members, places)
     return gm, cid, members
 
 
@@ -75,7 +74,7 @@ async def _bounded(coro):
         return await coro
 
 
-def test_r11_4_sixty_streams_on_one_server_all_hear_every_phase_change(client, stream_server):  # noqa: F811
+def test_r11_4_sixty_streams_on_one_server_all_hear_every_phase_change(client, stream_server):
     gm, cid, players = _running_campaign(client, PLAYERS)
     tabs = [p["headers"] for p in players for _ in range(TABS)]
     statuses, received = asyncio.run(_bounded(_all_hear(stream_server, cid, gm, tabs, ["orders", "preparation"])))

@@ -4,6 +4,7 @@ SHUTDOWN_BOUND; a stream whose login ends gets `event: closed` and ends.
 
 The process and stream helpers here are shared with test_live_workers.py (PostgreSQL).
 """
+
 from __future__ import annotations
 
 import json
@@ -15,9 +16,10 @@ import time
 import httpx
 import pytest
 
-from tests.helpers import running_campaign, token_headers
+from tests.builders.accounts import token_headers
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import login, post
 from tests.load.servers import HideoutProcess, start_servers
-from tests.web.helpers import login, post
 
 # What a club's systemd unit may rely on (docs/deploy.md sets TimeoutStopSec above it).
 SHUTDOWN_BOUND = 5.0

@@ -1,6 +1,7 @@
 """R11.4 live updates across processes (PostgreSQL's LISTEN/NOTIFY): a change made in one
 uvicorn worker, or in another `hideout serve` on the same database, reaches the streams held by
 every other process. Heartbeats are set far beyond the waits, so only a wake can deliver."""
+
 from __future__ import annotations
 
 import os
@@ -12,15 +13,16 @@ from pathlib import Path
 import httpx
 import pytest
 
-from tests.helpers import running_campaign
+from tests.builders.campaigns import running_campaign
 from tests.load.fault_helpers import own_postgres_database
 from tests.load.servers import REPO, HideoutProcess, start_servers
 from tests.load.test_live_shutdown import SHUTDOWN_BOUND, Stream, stream_url
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 if not TEST_DB.startswith("postgresql"):
-    pytest.skip("streams in other processes are woken by PostgreSQL's NOTIFY: the PostgreSQL run covers this",
-                allow_module_level=True)
+    pytest.skip(
+        "streams in other processes are woken by PostgreSQL's NOTIFY: the PostgreSQL run covers this", allow_module_level=True
+    )
 
 QUIET = {"HIDEOUT_LIVE_HEARTBEAT_SECONDS": "600"}
 # Enough tries that the kernel's spreading of connections puts some on each worker.
@@ -35,8 +37,9 @@ def database(tmp_path):
     dropped afterwards."""
     with own_postgres_database("live") as url:
         env = {**os.environ, "HIDEOUT_DATABASE_URL": url, "HIDEOUT_VAR_DIR": str(tmp_path / "var")}
-        subprocess.run([sys.executable, "-m", "app.cli", "migrate"], cwd=REPO, env=env, check=True, timeout=60,
-                       capture_output=True)
+        subprocess.run(
+            [sys.executable, "-m", "app.cli", "migrate"], cwd=REPO, env=env, check=True, timeout=60, capture_output=True
+        )
         yield url
 
 

@@ -1,23 +1,30 @@
 """Gold under concurrency (R3.8): 20 simultaneous purchases by a player who can afford 7
 buy exactly 7, and the ledger agrees — on SQLite and PostgreSQL."""
+
 from sqlmodel import Session, func, select
 
 from app.companies.models import CompanyModel
 from app.gold.models import LedgerEntry
 from app.gold.service import balance_matches_ledger
-from tests.helpers import join, user
+from tests.builders.accounts import user
+from tests.builders.campaigns import join
 from tests.load.test_concurrency import race
 
 
 def test_r3_8_twenty_simultaneous_purchases_buy_exactly_what_gold_allows(client, make_client, engine):
-    grunt = min((p for p in client.get("/api/v1/catalog/factions/basileans").json()["profiles"] if "Grunt" in p["types"]),
-                key=lambda p: p["points"])
+    grunt = min(
+        (p for p in client.get("/api/v1/catalog/factions/basileans").json()["profiles"] if "Grunt" in p["types"]),
+        key=lambda p: p["points"],
+    )
     gm = user(client, "gamemaster")
-    cid = client.post("/api/v1/campaigns", json={"name": "Rush", "starting_gold": grunt["points"] * 7 + grunt["points"] - 1},
-                      headers=gm).json()["id"]
+    cid = client.post(
+        "/api/v1/campaigns", json={"name": "Rush", "starting_gold": grunt["points"] * 7 + grunt["points"] - 1}, headers=gm
+    ).json()["id"]
     anna = join(client, gm, cid, "anna")
     client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "basileans"}, headers=anna["headers"])
-    calls = [lambda c: c.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": grunt["key"]}, headers=anna["headers"])] * 20
+    calls = [
+        lambda c: c.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": grunt["key"]}, headers=anna["headers"])
+    ] * 20
     statuses = sorted(r.status_code for r in race(make_client, calls))
     assert statuses.count(201) == 7 and statuses.count(409) == 13, statuses
     with Session(engine) as s:

@@ -1,11 +1,12 @@
 """Concurrent settlement requests (R7.1, V12, R2.3): a double-tapped Close applies the
 settlement once, a double-tapped Pay pays the ransom once, and racing End rounds pay the
 round's income once."""
+
 from sqlmodel import Session, func, select
 
 from app.companies.models import CompanyModel
 from app.gold.models import LedgerEntry
-from tests.api.settle_helpers import close_all, play_round
+from tests.builders.settlements import close_all, play_round
 from tests.load.test_concurrency import race
 
 

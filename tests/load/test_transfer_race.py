@@ -1,19 +1,23 @@
 """Gold transfers under concurrency (SPEC R8.11, R9.5, R3.8): racing transfers from one
 balance never overdraw, the debit and the credit are one transaction, and every player's
 gold is the sum of their ledger — on SQLite and PostgreSQL."""
+
 from __future__ import annotations
 
 from sqlmodel import Session, func, select
 
 from app.campaigns.models import Player
 from app.gold.models import LedgerEntry, Transfer
-from tests.api.test_transfers_api import ledger_adds_up, running_trio, transfers_url
-from tests.helpers import error_code
+from tests.api.test_transfers_api import ledger_adds_up, transfers_url
+from tests.builders.campaigns import running_trio
+from tests.builders.responses import error_code
 from tests.load.test_concurrency import race
 
 
 def _send(cid: int, sender: dict, to: int, amount: int):
-    return lambda c: c.post(transfers_url(cid), json={"to_player_id": to, "amount": amount, "note": "race"}, headers=sender["headers"])
+    return lambda c: c.post(
+        transfers_url(cid), json={"to_player_id": to, "amount": amount, "note": "race"}, headers=sender["headers"]
+    )
 
 
 def _gold(engine) -> dict[int, int]:
@@ -36,16 +40,21 @@ def test_r8_11_r9_5_twenty_racing_transfers_from_one_balance_never_overdraw(clie
         assert s.exec(select(func.count()).select_from(Transfer)).one() == 13
         assert s.exec(select(func.count()).select_from(LedgerEntry).where(LedgerEntry.kind == "transfer")).one() == 26
         # Each of the sender's balances is one step of 30 below the one before: none was skipped.
-        after = s.exec(select(LedgerEntry.balance_after).where(LedgerEntry.player_id == anna["player_id"], LedgerEntry.kind == "transfer")
-                       .order_by(LedgerEntry.id)).all()
+        after = s.exec(
+            select(LedgerEntry.balance_after)
+            .where(LedgerEntry.player_id == anna["player_id"], LedgerEntry.kind == "transfer")
+            .order_by(LedgerEntry.id)
+        ).all()
         assert after == [400 - 30 * k for k in range(1, 14)]
     ledger_adds_up(engine)
     assert client.get(transfers_url(cid), headers=anna["headers"]).json()["total"] == 13
     assert client.get(f"/api/v1/campaigns/{cid}/ledger", headers=anna["headers"]).json()["balance"] == 10
-    # The GM's figures still add up, and still leave every transfer out.
+    # The GM still sees no transfer, and with transfers on no balance at all (R11.2): a figure
+    # that left transfers out could go negative and so tell of one.
     for p in (anna, borys, cecylia):
         shown = client.get(f"/api/v1/campaigns/{cid}/ledger", params={"player_id": p["player_id"]}, headers=gm).json()
-        assert shown["balance"] == 400 == sum(e["amount"] for e in shown["items"])
+        assert shown["balance"] is None and {e["balance_after"] for e in shown["items"]} == {None}
+        assert sum(e["amount"] for e in shown["items"]) == 400 and all(e["kind"] != "transfer" for e in shown["items"])
 
 
 def test_r8_11_crossing_transfers_all_land_and_the_ledgers_agree(client, make_client, engine):
@@ -68,7 +77,10 @@ def test_r8_11_crossing_transfers_all_land_and_the_ledgers_agree(client, make_cl
 def test_r8_11_racing_transfers_and_purchases_share_one_balance(client, make_client, engine):
     """Transfers and shop purchases draw on the same gold: together they never overdraw."""
     gm, cid, (anna, borys, _c) = running_trio(client)
-    assert client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "orcs"}, headers=anna["headers"]).status_code == 200
+    assert (
+        client.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "orcs"}, headers=anna["headers"]).status_code
+        == 200
+    )
     price = next(p["points"] for p in client.get("/api/v1/catalog/factions/orcs").json()["profiles"] if p["key"] == "orcs.ax")
     buy = lambda c: c.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": "orcs.ax"}, headers=anna["headers"])  # noqa: E731
     calls = [_send(cid, anna, borys["player_id"], 40), buy] * 10

@@ -3,6 +3,7 @@ of world.py are played with a plain JSON hook and a Discord hook on every campai
 first moment, every delivery is sent (to a fake transport: the bytes a receiver would get),
 and no payload carries a marker of any secret — a webhook speaks to the public, so nothing
 that any role is kept from may reach it."""
+
 from __future__ import annotations
 
 import json
@@ -29,7 +30,9 @@ def hooked_cast(client, make_client, engine, app, monkeypatch):
     def create_with_hooks(client_, gm, **body):
         campaign = create(client_, gm, **body)
         for url in (PLAIN, DISCORD):
-            r = client_.post(f"/api/v1/campaigns/{campaign['id']}/webhooks", json={"url": url, "secret": "matrix-hook"}, headers=gm)
+            r = client_.post(
+                f"/api/v1/campaigns/{campaign['id']}/webhooks", json={"url": url, "secret": "matrix-hook"}, headers=gm
+            )
             assert r.status_code == 201, r.text
         return campaign
 
@@ -60,8 +63,11 @@ def test_issue19_r11_2_no_webhook_payload_of_the_planted_worlds_carries_a_secret
     assert {str(r.url) for r in sent} == {PLAIN, DISCORD}
     for request, body in zip(sent, bodies):
         payload = json.loads(body)
-        assert set(payload) == ({"content", "allowed_mentions"} if str(request.url) == DISCORD
-                                else {"campaign_id", "kind", "category", "round", "phase", "text", "params", "created_at"})
+        assert set(payload) == (
+            {"content", "allowed_mentions"}
+            if str(request.url) == DISCORD
+            else {"campaign_id", "kind", "category", "round", "phase", "text", "params", "created_at"}
+        )
     leaks = [(m.text, m.kind, m.world) for m in hooked_cast.markers for body in bodies if m.found_in(body)]
     assert leaks == []
     # The revealed mission alliance (settlement world) is public news, by its members' names only.

@@ -1,8 +1,11 @@
 """The battle plan (R6.1-R6.7, R5.2, V9, V10): sides, split, scenario, roles, underdog."""
+
 import itertools
 import random
 
-from hypothesis import given, settings, strategies as st
+import pytest
+from hypothesis import given, settings
+from hypothesis import strategies as st
 
 from app.battles import rules
 from app.battles.rules import Arrival
@@ -41,8 +44,11 @@ def brute_force_min_left_out(side_sizes: list[int], cap: int | None) -> int:
 def check_plan(plan: rules.Split, arrivals: list[Arrival], side_of: dict[int, int], cap: int | None) -> None:
     """Every warband is in exactly one place of the plan: a battle, left out, or unopposed —
     and unopposed only when everyone at the destination stands on one side (R6.2)."""
-    seen = ([a.warband_id for battle in plan.battles for side in battle for a in side]
-            + [a.warband_id for a in plan.left_out] + [a.warband_id for a in plan.unopposed])
+    seen = (
+        [a.warband_id for battle in plan.battles for side in battle for a in side]
+        + [a.warband_id for a in plan.left_out]
+        + [a.warband_id for a in plan.unopposed]
+    )
     assert sorted(seen) == sorted(a.warband_id for a in arrivals)  # no warband lost
     assert len(seen) == len(set(seen))  # no warband twice
     if len({side_of[a.player_id] for a in arrivals}) >= 2:
@@ -58,6 +64,7 @@ def check_plan(plan: rules.Split, arrivals: list[Arrival], side_of: dict[int, in
         assert len({side_of[side[0].player_id] for side in battle}) == len(battle)  # sides differ
 
 
+@pytest.mark.load
 @given(st.lists(st.integers(1, 4), min_size=2, max_size=4).filter(lambda s: sum(s) <= 6), st.sampled_from([2, 3, 4, None]))
 @settings(max_examples=40, deadline=None)
 def test_r6_4_left_out_count_is_minimal_against_brute_force(side_sizes, cap):
@@ -147,18 +154,25 @@ def test_r6_4_two_allies_against_one_in_one_on_one_battles_leave_out_an_ally():
 
 def test_r6_4_different_seeds_draw_different_splits():
     arrivals, side_of = arrivals_for([1] * 8)
-    plans = {str([[a.warband_id for s in b for a in s] for b in rules.plan_destination(arrivals, allied_by(side_of), 2, seed).battles])
-             for seed in range(20)}
+    plans = {
+        str([[a.warband_id for s in b for a in s] for b in rules.plan_destination(arrivals, allied_by(side_of), 2, seed).battles])
+        for seed in range(20)
+    }
     assert len(plans) > 1
 
 
-SCENARIOS = {"scenario.supply-grab": (2, 2, False), "scenario.light-the-beacon": (2, 2, True),
-             "scenario.king-of-the-hill": (3, None, False)}
+SCENARIOS = {
+    "scenario.supply-grab": (2, 2, False),
+    "scenario.light-the-beacon": (2, 2, True),
+    "scenario.king-of-the-hill": (3, None, False),
+}
 
 
 def test_r5_2_v9_scenario_choice():
     rng = random.Random(1)
-    assert rules.choose_scenario("scenario.light-the-beacon", False, 3, SCENARIOS, rng) == rules.ScenarioChoice("scenario.light-the-beacon", True)
+    assert rules.choose_scenario("scenario.light-the-beacon", False, 3, SCENARIOS, rng) == rules.ScenarioChoice(
+        "scenario.light-the-beacon", True
+    )
     assert rules.choose_scenario(None, True, 2, SCENARIOS, rng) == rules.ScenarioChoice(None, False)
     for _ in range(20):
         assert rules.choose_scenario(None, False, 2, SCENARIOS, rng).key in ("scenario.supply-grab", "scenario.light-the-beacon")

@@ -1,5 +1,6 @@
 """BattleScribe importer (V1, V2, V3): a hand-written fixture for exact results, and the real
 Vanguard data in ../shared/catalog-sources/battlescribe/ (read from there, never copied)."""
+
 from __future__ import annotations
 
 import re
@@ -28,8 +29,10 @@ FACTION = "bs.free-company"
 
 def real_dir() -> Path:
     if not (REAL_DIR / "Vanguard.gst").is_file():
-        pytest.fail(f"the real BattleScribe data is missing: expected Vanguard.gst and the .cat files in "
-                    f"{REAL_DIR} (the shared folder beside the repository; CI always has it)")
+        pytest.fail(
+            f"the real BattleScribe data is missing: expected Vanguard.gst and the .cat files in "
+            f"{REAL_DIR} (the shared folder beside the repository; CI always has it)"
+        )
     return REAL_DIR
 
 
@@ -53,6 +56,7 @@ def set_points(path: Path, namespace: str, entry_id: str, value: str) -> None:
     def change(root, q):
         entry = next(e for e in root.iter(q("selectionEntry")) if e.get("id") == entry_id)
         entry.find(f"{q('costs')}/{q('cost')}").set("value", value)
+
     edit_xml(path, namespace, change)
 
 
@@ -64,6 +68,7 @@ def remove_entry(path: Path, namespace: str, entry_id: str) -> None:
                     parent.remove(child)
                     return
         raise AssertionError(f"no entry {entry_id}")
+
     edit_xml(path, namespace, change)
 
 
@@ -98,20 +103,29 @@ def parsed(system) -> bs.ParsedCatalogue:
 
 def test_v1_game_system_categories_points_and_profile_type(system):
     assert sorted(system.categories.values()) == sorted(
-        ["Grunt", "Warrior", "Command", "Support", "Spellcaster", "Large", "Mercenary", "Additional Special Rules"])
+        ["Grunt", "Warrior", "Command", "Support", "Spellcaster", "Large", "Mercenary", "Additional Special Rules"]
+    )
     assert system.category_id("Large") == "f1x0-cat0-0000-0006"
     assert system.points_cost_id == "f1x0-cost-0000-0001"
     assert system.member_profile_type_id == "f1x0-ptyp-0000-0001"
-    assert system.item_profile_types == {"f1x0-ptyp-0000-0002": "Sundries", "f1x0-ptyp-0000-0003": "Melee",
-                                         "f1x0-ptyp-0000-0004": "Magic"}
+    assert system.item_profile_types == {
+        "f1x0-ptyp-0000-0002": "Sundries",
+        "f1x0-ptyp-0000-0003": "Melee",
+        "f1x0-ptyp-0000-0004": "Magic",
+    }
 
 
 def test_v1_game_system_items_rarity_slot_points(system):
     items = {i.key: i for i in system.items}
     assert set(items) == {"bs.item.bandages", "bs.item.marksmans-rifle"}
     bandages = items["bs.item.bandages"]  # rarity from "(Common)", slot from its "Items - Sundries" profile
-    assert (bandages.name, bandages.rarity, bandages.slot, bandages.points, bandages.notes) == \
-        ("Bandages", "Common", "Sundries", 2, "Single Use")
+    assert (bandages.name, bandages.rarity, bandages.slot, bandages.points, bandages.notes) == (
+        "Bandages",
+        "Common",
+        "Sundries",
+        2,
+        "Single Use",
+    )
     rifle = items["bs.item.marksmans-rifle"]  # both from the item groups " Items" > "Ranged" > "Rare"
     assert (rifle.name, rifle.rarity, rifle.slot, rifle.points) == ("Marksman's Rifle", "Rare", "Ranged", 6)
     # the model's own Spear (item profile, no rarity, in no item group) is not an item
@@ -129,14 +143,14 @@ def test_v1_game_system_mercenary(system):
 def test_v1_catalogue_faction_and_alignment(parsed):
     assert parsed.data.source == "battlescribe"
     assert [f.model_dump() for f in parsed.data.factions] == [
-        {"key": FACTION, "name": "Free Company", "alignment": "Good"}]  # 3 Good, 1 Neutral model
+        {"key": FACTION, "name": "Free Company", "alignment": "Good"}
+    ]  # 3 Good, 1 Neutral model
     assert bs.parse_catalogue(FIXTURE_CAT, bs.parse_game_system(FIXTURE_GST)) == parsed.data
 
 
 def test_v1_catalogue_models_types_points_stats(parsed):
     profiles = {p.key: p for p in parsed.data.profiles}
-    assert set(profiles) == {f"{FACTION}.captain", f"{FACTION}.levy", f"{FACTION}.ogre-brute",
-                             f"{FACTION}.sister-mercy"}
+    assert set(profiles) == {f"{FACTION}.captain", f"{FACTION}.levy", f"{FACTION}.ogre-brute", f"{FACTION}.sister-mercy"}
     captain = profiles[f"{FACTION}.captain"]  # nested in a shared entry group
     assert (captain.name, captain.types, captain.points, captain.race) == ("Captain", ("Command",), 40, "Human")
     assert captain.stats == {"Sp": "5", "Me": "3+", "Ra": "4+", "Ar": "4+", "Ne": "3+", "Wn": "4", "H": "2"}
@@ -158,13 +172,13 @@ def test_v1_named_character_is_unique_and_healer_from_rule(parsed):
 def test_v1_mercenary_of_a_catalogue(parsed):
     [grimm] = parsed.data.mercenaries
     assert grimm.key == "bs.merc.grimm-the-sellsword"
-    assert (grimm.faction, grimm.alignment, grimm.types, grimm.points, grimm.unique) == \
-        (None, "Evil", ("Warrior",), 25, False)
+    assert (grimm.faction, grimm.alignment, grimm.types, grimm.points, grimm.unique) == (None, "Evil", ("Warrior",), 25, False)
 
 
 def test_v1_catalogue_item_and_skipped_model(parsed):
     assert [(i.key, i.rarity, i.slot, i.points) for i in parsed.data.items] == [
-        ("bs.item.free-company.company-banner", "Rare", "Magic", 4)]
+        ("bs.item.free-company.company-banner", "Rare", "Magic", 4)
+    ]
     [skip] = parsed.skipped
     assert (skip.kind, skip.name) == ("model", "Mawhound (Additional)")
     assert "no model type" in skip.reason and "Additional Special Rules" in skip.reason
@@ -173,8 +187,14 @@ def test_v1_catalogue_item_and_skipped_model(parsed):
 
 
 def test_v1_keys_follow_the_pattern_and_hold_no_battlescribe_ids(system, parsed):
-    rows = parsed.data.factions + parsed.data.profiles + parsed.data.mercenaries + parsed.data.items + \
-        system.items + system.mercenaries
+    rows = (
+        parsed.data.factions
+        + parsed.data.profiles
+        + parsed.data.mercenaries
+        + parsed.data.items
+        + system.items
+        + system.mercenaries
+    )
     for row in rows:
         assert re.match(KEY_PATTERN, row.key), row.key
         assert "f1" not in row.key, row.key
@@ -189,6 +209,7 @@ def test_v1_duplicate_names_get_a_stable_suffix(tmp_path):
         for e in root.iter(q("selectionEntry")):
             if e.get("id") == "f1c0-mrcy-0000-0001":
                 e.set("name", "Levy")
+
     edit_xml(src / FIXTURE_CAT.name, CAT_NS, rename)
     system = bs.parse_game_system(src / FIXTURE_GST.name)
     first = bs.parse_catalogue(src / FIXTURE_CAT.name, system)
@@ -260,11 +281,12 @@ def test_v2_removed_model_is_kept_in_the_output(tmp_path):
     report = bs.import_catalog([src / FIXTURE_GST.name, src / FIXTURE_CAT.name], out)
     assert report.retained == [f"{FACTION}.levy"]
     assert report.added == [] and report.changed == []
-    assert report.file("Free Company").summary_line() == \
-        "Free Company: 0 added, 0 changed, 6 kept, 1 skipped, 1 no longer in the source (kept)"
+    assert (
+        report.file("Free Company").summary_line()
+        == "Free Company: 0 added, 0 changed, 6 kept, 1 skipped, 1 no longer in the source (kept)"
+    )
     faction = read_file(out / "bs.free-company.json")
-    assert [p for p in faction.profiles if p.key == f"{FACTION}.levy"] == \
-        [p for p in old_levy if p.key == f"{FACTION}.levy"]
+    assert [p for p in faction.profiles if p.key == f"{FACTION}.levy"] == [p for p in old_levy if p.key == f"{FACTION}.levy"]
     # and a third import of the same sources changes nothing
     before = snapshot(out)
     again = bs.import_catalog([src / FIXTURE_GST.name, src / FIXTURE_CAT.name], out)
@@ -285,6 +307,7 @@ def test_v2_new_model_is_added_beside_the_old_ones(tmp_path):
         copy.set("id", "f1c0-vetl-0000-0001")
         copy.set("name", "Veteran Levy")
         entries.append(copy)
+
     edit_xml(src / FIXTURE_CAT.name, CAT_NS, clone)
     report = bs.import_catalog([src / FIXTURE_GST.name, src / FIXTURE_CAT.name], out)
     assert report.added == [f"{FACTION}.veteran-levy"]
@@ -355,16 +378,18 @@ def real_system() -> bs.GameSystem:
 def test_v2_real_game_system(real_system):
     assert real_system.points_cost_id == "b888-e3bd-8798-6364"
     assert real_system.member_profile_type_id == "8146-3b99-e6f9-d0a1"
-    assert {"Grunt", "Warrior", "Command", "Support", "Spellcaster", "Large", "Mercenary"} <= \
-        set(real_system.categories.values())
+    assert {"Grunt", "Warrior", "Command", "Support", "Spellcaster", "Large", "Mercenary"} <= set(real_system.categories.values())
     assert len(real_system.mercenaries) == warband_member_models(REAL_DIR / "Vanguard.gst") == 3
     assert all(m.alignment and m.unique for m in real_system.mercenaries)
     items = {i.key: i for i in real_system.items}
     assert len(items) >= 50
     assert {i.rarity for i in items.values()} == {"Common", "Rare", "Unique"}
     assert {i.slot for i in items.values()} == {"Sundries", "Melee", "Armour", "Ranged", "Magic", "Mount"}
-    assert (items["bs.item.healing-potion"].rarity, items["bs.item.healing-potion"].slot,
-            items["bs.item.healing-potion"].points) == ("Unique", "Sundries", 5)
+    assert (
+        items["bs.item.healing-potion"].rarity,
+        items["bs.item.healing-potion"].slot,
+        items["bs.item.healing-potion"].points,
+    ) == ("Unique", "Sundries", 5)
     assert items["bs.item.battle-mount"].slot == "Mount"
 
 

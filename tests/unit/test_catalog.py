@@ -1,4 +1,5 @@
 """The catalog format, loader and the starter catalog (V1, V2(a), V9)."""
+
 import json
 import os
 import time
@@ -7,9 +8,22 @@ import pytest
 
 from app.catalog.catalog import MODEL_TYPES, SLOTS, STARTER_DIR, CatalogError, CatalogStore, load, read_file
 
-V9 = {"Supply Grab", "Light the Beacon", "Free the Princess", "Recover the Plans", "Kill the Bard!", "The Dragon's Egg",
-      "The Power Stones", "Capture the Giant!", "Destroy the Baggage Train", "Burn the Stores", "Secure the Portal",
-      "Kill the Commander", "Canyon Patrol", "King of the Hill"}
+V9 = {
+    "Supply Grab",
+    "Light the Beacon",
+    "Free the Princess",
+    "Recover the Plans",
+    "Kill the Bard!",
+    "The Dragon's Egg",
+    "The Power Stones",
+    "Capture the Giant!",
+    "Destroy the Baggage Train",
+    "Burn the Stores",
+    "Secure the Portal",
+    "Kill the Commander",
+    "Canyon Patrol",
+    "King of the Hill",
+}
 
 
 @pytest.fixture(scope="module")
@@ -56,13 +70,23 @@ def test_v1_loader_rejects_a_broken_file_naming_it(tmp_path):
     with pytest.raises(CatalogError) as info:
         read_file(path)
     assert "bad.json" in str(info.value) and "alignment" in str(info.value)
-    orphan = {"format": 1, "source": "x", "profiles": [
-        {"key": "x.y", "faction": "nowhere", "name": "Y", "types": ["Grunt"], "points": 5}]}
+    orphan = {
+        "format": 1,
+        "source": "x",
+        "profiles": [{"key": "x.y", "faction": "nowhere", "name": "Y", "types": ["Grunt"], "points": 5}],
+    }
     path.write_text(json.dumps(orphan))
     with pytest.raises(CatalogError):
         load([tmp_path])
-    path.write_text(json.dumps({"format": 1, "source": "x", "profiles": [
-        {"key": "x.y", "faction": "f", "name": "Y", "types": ["Grunt", "Grunt"], "points": 5}]}))
+    path.write_text(
+        json.dumps(
+            {
+                "format": 1,
+                "source": "x",
+                "profiles": [{"key": "x.y", "faction": "f", "name": "Y", "types": ["Grunt", "Grunt"], "points": 5}],
+            }
+        )
+    )
     with pytest.raises(CatalogError):
         read_file(path)
 
@@ -70,8 +94,12 @@ def test_v1_loader_rejects_a_broken_file_naming_it(tmp_path):
 def test_v2_imported_files_override_and_reload_when_changed(tmp_path):
     store = CatalogStore(tmp_path)
     before = store.get()
-    extra = {"format": 1, "source": "club", "factions": [{"key": "club", "name": "Club", "alignment": "Neutral"}],
-             "profiles": [{"key": "club.hero", "faction": "club", "name": "Hero", "types": ["Command"], "points": 50}]}
+    extra = {
+        "format": 1,
+        "source": "club",
+        "factions": [{"key": "club", "name": "Club", "alignment": "Neutral"}],
+        "profiles": [{"key": "club.hero", "faction": "club", "name": "Hero", "types": ["Command"], "points": 50}],
+    }
     path = tmp_path / "club.json"
     path.write_text(json.dumps(extra))
     after = store.get()

@@ -1,5 +1,6 @@
 """The battle clock's arithmetic (issue 18), pure: the time is injected as `now` (ms), the
 extra turn's die as a function, so nothing sleeps and nothing is random."""
+
 from __future__ import annotations
 
 import pytest
@@ -344,8 +345,12 @@ def test_issue18_correction_refusals():
 def test_issue18_refusals_leave_the_state_as_it_was():
     s = timed()
     before = s
-    for fn in (lambda: rules.resume(s, 5), lambda: rules.correct(s, 5, side=9), lambda: rules.correct(s, 5, turn=99),
-               lambda: rules.enter_roll(s, 9)):
+    for fn in (
+        lambda: rules.resume(s, 5),
+        lambda: rules.correct(s, 5, side=9),
+        lambda: rules.correct(s, 5, turn=99),
+        lambda: rules.enter_roll(s, 9),
+    ):
         with pytest.raises(DomainError):
             fn()
     assert s == before and s.used == {A: 0, B: 0} and s.since == 0
@@ -354,6 +359,15 @@ def test_issue18_refusals_leave_the_state_as_it_was():
 def test_issue18_every_refusal_code_is_a_known_error():
     from app.core.errors import ERRORS
 
-    for code in ("clock_running", "clock_paused", "clock_ended", "clock_side_unknown", "clock_no_extra_turn", "clock_rolled",
-                 "clock_roll_invalid", "clock_turn_invalid", "clock_remaining_invalid"):
+    for code in (
+        "clock_running",
+        "clock_paused",
+        "clock_ended",
+        "clock_side_unknown",
+        "clock_no_extra_turn",
+        "clock_rolled",
+        "clock_roll_invalid",
+        "clock_turn_invalid",
+        "clock_remaining_invalid",
+    ):
         assert code in ERRORS

@@ -1,6 +1,8 @@
 """Pure rules of gold, the shop and companies (R3.2-R3.9, V7, V8)."""
+
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.companies import rules
 from app.companies.rules import Carried
@@ -21,8 +23,18 @@ def test_r3_2_price_is_points_times_gold_per_point():
 # (price paid, sale loss %, refund after confirmation), worked out by hand: the price less
 # the loss, rounded down (R3.4).
 REFUNDS = [
-    (100, 50, 50), (15, 50, 7), (9, 33, 6), (34, 25, 25), (99, 10, 89), (1, 50, 0),
-    (10, 0, 10), (10, 100, 0), (0, 50, 0), (250, 1, 247), (7, 99, 0), (200, 15, 170),
+    (100, 50, 50),
+    (15, 50, 7),
+    (9, 33, 6),
+    (34, 25, 25),
+    (99, 10, 89),
+    (1, 50, 0),
+    (10, 0, 10),
+    (10, 100, 0),
+    (0, 50, 0),
+    (250, 1, 247),
+    (7, 99, 0),
+    (200, 15, 170),
 ]
 
 
@@ -92,9 +104,16 @@ def test_v8_a_grunt_carries_one_common_item():
     assert rules.item_problem(["Grunt", "Warrior"], [], Carried("Melee", "Unique"))[0] == "item_grunt_common_only"
 
 
-@given(st.lists(st.tuples(st.sampled_from(["Melee", "Armour", "Ranged", "Magic", "Mount", "Sundries"]),
-                          st.sampled_from(["Common", "Rare", "Unique"])), max_size=8),
-       st.sampled_from([["Grunt"], ["Warrior"], ["Command"], ["Large", "Warrior"]]))
+@given(
+    st.lists(
+        st.tuples(
+            st.sampled_from(["Melee", "Armour", "Ranged", "Magic", "Mount", "Sundries"]),
+            st.sampled_from(["Common", "Rare", "Unique"]),
+        ),
+        max_size=8,
+    ),
+    st.sampled_from([["Grunt"], ["Warrior"], ["Command"], ["Large", "Warrior"]]),
+)
 def test_v8_adding_items_one_by_one_never_breaks_the_limits(offers, types):
     carried: list[Carried] = []
     for slot, rarity in offers:

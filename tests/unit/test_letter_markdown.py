@@ -1,6 +1,7 @@
 """A letter's Markdown body rendered safely (R8.12, R11.2): no script, no event handler, no raw
 HTML, no `javascript:`/`data:` address, and no image at all (an image's alt text is shown
 instead, so opening a letter never fetches anything). The pure rules of letters too."""
+
 from __future__ import annotations
 
 import time
@@ -76,8 +77,11 @@ def assert_harmless(html: str) -> None:
             assert not name.startswith("on"), (name, html)
             assert (tag, name) in {("a", "href"), ("a", "title"), ("a", "rel"), ("ol", "start")}, (tag, name, html)
             if name == "href":
-                assert value.lower().startswith(SCHEMES) or (value.startswith("/") and not value.startswith("//")) \
-                    or not (":" in value.split("/")[0]), (value, html)
+                assert (
+                    value.lower().startswith(SCHEMES)
+                    or (value.startswith("/") and not value.startswith("//"))
+                    or ":" not in value.split("/")[0]
+                ), (value, html)
 
 
 @pytest.mark.parametrize("body", HOSTILE)
@@ -95,11 +99,23 @@ def test_r8_12_images_show_their_alt_text_and_nothing_is_fetched():
 
 
 def test_r8_12_ordinary_markdown_still_reads_well():
-    html = str(render_letter("# Dear *Anna*\n\n**Meet** me at [the ford](https://example.org/ford \"ford\").\n\n"
-                             "- one\n- two\n\n3. three\n\n> quoted\n\n`code` ~~no~~\n\n| a | b |\n|--:|---|\n| 1 | 2 |"))
-    for part in ("<h1>Dear <em>Anna</em></h1>", "<strong>Meet</strong>",
-                 '<a href="https://example.org/ford" title="ford" rel="noopener noreferrer nofollow">the ford</a>',
-                 "<li>one</li>", '<ol start="3">', "<blockquote>", "<code>code</code>", "<s>no</s>", "<td>1</td>"):
+    html = str(
+        render_letter(
+            '# Dear *Anna*\n\n**Meet** me at [the ford](https://example.org/ford "ford").\n\n'
+            "- one\n- two\n\n3. three\n\n> quoted\n\n`code` ~~no~~\n\n| a | b |\n|--:|---|\n| 1 | 2 |"
+        )
+    )
+    for part in (
+        "<h1>Dear <em>Anna</em></h1>",
+        "<strong>Meet</strong>",
+        '<a href="https://example.org/ford" title="ford" rel="noopener noreferrer nofollow">the ford</a>',
+        "<li>one</li>",
+        '<ol start="3">',
+        "<blockquote>",
+        "<code>code</code>",
+        "<s>no</s>",
+        "<td>1</td>",
+    ):
         assert part in html, (part, html)
     assert "style=" not in html  # the table's alignment style is dropped
     assert str(render_letter("[mail](mailto:gm@example.org)")).count('href="mailto:gm@example.org"') == 1
@@ -113,7 +129,7 @@ def test_r8_12_the_campaign_story_renderer_is_unchanged():
 
 @pytest.mark.parametrize("pattern", ["[", "![", "*a ", "_a", "> ", "- ", "[a](", "<", "`", "&#x"])
 def test_r8_12_a_huge_pathological_body_renders_in_bounded_time(pattern):
-    body = (pattern * rules.BODY_MAX)[:rules.BODY_MAX]
+    body = (pattern * rules.BODY_MAX)[: rules.BODY_MAX]
     start = time.perf_counter()
     html = str(render_letter(body))
     assert time.perf_counter() - start < 5

@@ -1,4 +1,5 @@
 """`make run HOST=0.0.0.0 PORT=8080` serves a club's Wi-Fi; the defaults stay local."""
+
 import shutil
 import subprocess
 from pathlib import Path
@@ -12,8 +13,9 @@ def _dry_run(*args: str) -> str:
     if not shutil.which("make"):
         pytest.skip("make is not installed")
     env = {"PATH": "/usr/bin:/bin", "HOST": "elsewhere", "PORT": "1"}  # the environment is ignored
-    done = subprocess.run(["make", "-n", "-W", ".venv/bin/.installed", "run", *args], cwd=REPO, env=env,
-                          capture_output=True, text=True, check=True)
+    done = subprocess.run(
+        ["make", "-n", "-W", ".venv/bin/.installed", "run", *args], cwd=REPO, env=env, capture_output=True, text=True, check=True
+    )
     return done.stdout
 
 

@@ -1,4 +1,5 @@
 """Nesting of maps (R1.3): three levels at most, never a cycle."""
+
 import pytest
 
 from app.core.errors import DomainError

@@ -1,7 +1,9 @@
 """Paths and reachability (R9.7): one path step from a player's places, in the path's
 direction; an entry point joins a place-map to its parent both ways."""
+
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.core.errors import DomainError
 from app.maps import rules
@@ -31,9 +33,9 @@ def test_r9_7_own_places_are_always_reachable_and_nothing_else_beyond_one_step(o
     result = rules.reachable(own, graph)
     assert own <= result
     for place in result - own:
-        assert any(
-            (a in own and b == place) or (not one_way and b in own and a == place) for a, b, one_way in paths
-        ) or any((p in own and q == place) or (q in own and p == place) for p, q in ent)
+        assert any((a in own and b == place) or (not one_way and b in own and a == place) for a, b, one_way in paths) or any(
+            (p in own and q == place) or (q in own and p == place) for p, q in ent
+        )
 
 
 @given(owns, owns, edges, entries)
@@ -61,9 +63,11 @@ def test_r9_7_two_way_paths_are_symmetric_and_one_way_paths_are_not(a, b):
 
 def test_r9_7_paths_join_two_places_of_one_map_once():
     rules.check_path(None, None, 1, 2, set())
-    for args, code in (((None, None, 1, 1, set()), "path_same_place"),
-                       ((None, 5, 1, 2, set()), "path_cross_map"),
-                       ((None, None, 1, 2, {frozenset((2, 1))}), "path_exists")):
+    for args, code in (
+        ((None, None, 1, 1, set()), "path_same_place"),
+        ((None, 5, 1, 2, set()), "path_cross_map"),
+        ((None, None, 1, 2, {frozenset((2, 1))}), "path_exists"),
+    ):
         with pytest.raises(DomainError) as info:
             rules.check_path(*args)
         assert info.value.code == code

@@ -1,6 +1,8 @@
 """Pure phase machine and lifecycle rules (R1.5, R1.6, R2.1-R2.3)."""
+
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.campaigns import rules
 from app.core.errors import DomainError
@@ -119,5 +121,7 @@ def test_dashboard_advice_depends_on_role_and_state():
     common = dict(setup_complete=True, wizard_step=6, players=2, flagged_places=3, has_hideout=False, all_have_hideouts=False)
     assert rules.advice(status="hideouts", phase=None, is_gm=False, **common) == [("player_choose_hideout", {})]
     assert rules.advice(status="running", phase="orders", is_gm=True, **common) == [("gm_orders", {})]
-    gm_setup = rules.advice(status="setup", phase=None, is_gm=True, **{**common, "setup_complete": False, "wizard_step": 3, "players": 0})
+    gm_setup = rules.advice(
+        status="setup", phase=None, is_gm=True, **{**common, "setup_complete": False, "wizard_step": 3, "players": 0}
+    )
     assert ("gm_finish_setup", {"step": 3}) in gm_setup and ("gm_invite", {}) in gm_setup

@@ -1,12 +1,14 @@
 """The season's timing rules (issue 19), pure: a deadline lies ahead within a season's reach,
 counts only for its own round and phase, the auto-advance does what the GM's switch would,
 the "near" note and the day's digest fall due at the right moments."""
+
 from __future__ import annotations
 
 from datetime import UTC, date, datetime, timedelta, timezone
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.core.errors import DomainError
 from app.season import rules
@@ -42,8 +44,13 @@ def test_issue19_a_deadline_counts_only_in_its_own_running_round_and_phase():
 def test_issue19_the_auto_advance_does_what_the_gms_switch_does():
     """R2.1-R2.3: each phase to the next; after Twilight, End round (None)."""
     steps = {p: rules.advance_step(p) for p in ("preparation", "orders", "battles", "settlement", "twilight")}
-    assert steps == {"preparation": "orders", "orders": "battles", "battles": "settlement", "settlement": "twilight",
-                     "twilight": None}
+    assert steps == {
+        "preparation": "orders",
+        "orders": "battles",
+        "battles": "settlement",
+        "settlement": "twilight",
+        "twilight": None,
+    }
 
 
 def test_issue19_near_is_the_last_window_before_the_deadline_and_not_after():
@@ -73,8 +80,16 @@ def test_issue19_at_most_one_digest_per_day_whatever_the_moment(moment, hour, ot
 
 def test_issue19_an_email_address_is_checked_for_typos_only():
     assert rules.check_email("  anna@example.org ") == "anna@example.org"
-    for bad in ("anna", "anna@", "@example.org", "anna@localhost", "an na@example.org", "a<b>@example.org",
-                "a@b@example.org,c@example.org", "x" * 250 + "@example.org"):
+    for bad in (
+        "anna",
+        "anna@",
+        "@example.org",
+        "anna@localhost",
+        "an na@example.org",
+        "a<b>@example.org",
+        "a@b@example.org,c@example.org",
+        "x" * 250 + "@example.org",
+    ):
         with pytest.raises(DomainError) as exc:
             rules.check_email(bad)
         assert exc.value.code == "email_invalid", bad

@@ -1,4 +1,5 @@
 """Tokens are stored as HMACs; CSRF tokens bind to the browser's cookie."""
+
 from app.core import security
 
 

@@ -1,11 +1,13 @@
 """The six settlement steps as pure rules (R7.1, V11-V17) and the campaign's settlement
 settings (house defaults, the GM's changes)."""
+
 from __future__ import annotations
 
 import random
 
 import pytest
-from hypothesis import given, strategies as st
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.campaigns import house_rules
 from app.core.errors import DomainError
@@ -17,12 +19,24 @@ LEADER, AX1, AX2, HEALER = 1, 2, 3, 4
 
 def ctx(result="won", healer=False, xp=None, rank=None, **extra) -> Context:
     xp, rank = xp or {}, rank or {}
-    members = [Member(LEADER, "Krusher", ("Command",), xp=xp.get(LEADER, 0), rank=rank.get(LEADER, 0)),
-               Member(AX1, "Ax", ("Grunt",), xp=xp.get(AX1, 0)), Member(AX2, "Ax", ("Grunt",), xp=xp.get(AX2, 0))]
+    members = [
+        Member(LEADER, "Krusher", ("Command",), xp=xp.get(LEADER, 0), rank=rank.get(LEADER, 0)),
+        Member(AX1, "Ax", ("Grunt",), xp=xp.get(AX1, 0)),
+        Member(AX2, "Ax", ("Grunt",), xp=xp.get(AX2, 0)),
+    ]
     if healer:
         members.append(Member(HEALER, "Chaplain", ("Spellcaster",), healer=True))
-    return Context(player_id=1, round=3, result=result, members=members, company=list(members),
-                   items=extra.pop("items", []), opponents=extra.pop("opponents", [7]), enemy_models=extra.pop("enemies", 5), **extra)
+    return Context(
+        player_id=1,
+        round=3,
+        result=result,
+        members=members,
+        company=list(members),
+        items=extra.pop("items", []),
+        opponents=extra.pop("opponents", [7]),
+        enemy_models=extra.pop("enemies", 5),
+        **extra,
+    )
 
 
 def code(fn, *args) -> str:
@@ -81,7 +95,9 @@ def test_v15_promotions_are_due_at_the_thresholds_and_recorded_in_order():
     gains = rules.proposal(c, course)  # Krusher +3 -> 6 (rank 1), Ax +2 -> 11 (ranks 1, 2)
     due = rules.due_ranks(c, gains, [])
     assert due == {LEADER: [1], AX1: [1, 2]}
-    promos = rules.check_promotions(c, due, [{"model_id": AX1, "rank": 1, "upgrade": "Melee 4+"}, {"model_id": LEADER, "rank": 1, "upgrade": " "}])
+    promos = rules.check_promotions(
+        c, due, [{"model_id": AX1, "rank": 1, "upgrade": "Melee 4+"}, {"model_id": LEADER, "rank": 1, "upgrade": " "}]
+    )
     assert promos == [{"model_id": AX1, "rank": 1, "upgrade": "Melee 4+"}]  # a blank text records nothing
     assert code(rules.check_promotions, c, due, [{"model_id": AX2, "rank": 1, "upgrade": "x"}]) == "settlement_rank_not_due"
     assert code(rules.check_promotions, c, due, [{"model_id": AX1, "rank": 2, "upgrade": "x"}]) == "settlement_rank_order"
@@ -91,16 +107,24 @@ def test_v15_promotions_are_due_at_the_thresholds_and_recorded_in_order():
 def test_v12_every_taken_out_model_needs_a_result_and_a_capture_a_captor():
     c = ctx(opponents=[7, 8])
     course = rules.check_course(c, {"taken_out": [AX1, AX2]})
-    injuries = rules.check_injuries(c, course, [{"model_id": AX1, "result": "permanent", "text": "Lost an eye"},
-                                               {"model_id": LEADER, "result": "dead"}], {})
+    injuries = rules.check_injuries(
+        c, course, [{"model_id": AX1, "result": "permanent", "text": "Lost an eye"}, {"model_id": LEADER, "result": "dead"}], {}
+    )
     assert injuries == [{"model_id": AX1, "result": "permanent", "text": "Lost an eye"}]  # Krusher was not taken out
     assert code(rules.check_complete_injuries, c, course, injuries) == "settlement_injury_missing"
-    captured = rules.check_injuries(c, course, [{"model_id": AX1, "result": "captured"}, {"model_id": AX2, "result": "miss_next"}], {})
+    captured = rules.check_injuries(
+        c, course, [{"model_id": AX1, "result": "captured"}, {"model_id": AX2, "result": "miss_next"}], {}
+    )
     assert code(rules.check_complete_injuries, c, course, captured) == "settlement_captor_missing"
-    assert code(rules.check_injuries, c, course, [{"model_id": AX1, "result": "captured", "captor_player_id": 5}], {}) == "settlement_captor_unknown"
+    assert (
+        code(rules.check_injuries, c, course, [{"model_id": AX1, "result": "captured", "captor_player_id": 5}], {})
+        == "settlement_captor_unknown"
+    )
     one = ctx(opponents=[7])
     assert rules.check_injuries(one, course, [{"model_id": AX1, "result": "captured"}], {})[0]["captor_player_id"] == 7
-    blank = rules.check_injuries(c, course, [{"model_id": AX1, "result": "permanent", "text": ""}, {"model_id": AX2, "result": "recovered"}], {})
+    blank = rules.check_injuries(
+        c, course, [{"model_id": AX1, "result": "permanent", "text": ""}, {"model_id": AX2, "result": "recovered"}], {}
+    )
     assert code(rules.check_complete_injuries, c, course, blank) == "settlement_injury_text"
 
 
@@ -135,13 +159,18 @@ def test_v12_healer_rerolls_one_rolled_result_per_battle():
 
 
 def test_v13_items_of_the_dead_return_to_the_stash_unless_lost_and_may_move():
-    items = [Item(10, "Bandages", "Sundries", "Common", AX1), Item(11, "Shield", "Armour", "Common", AX2),
-             Item(12, "Helm", "Armour", "Common", None)]
+    items = [
+        Item(10, "Bandages", "Sundries", "Common", AX1),
+        Item(11, "Shield", "Armour", "Common", AX2),
+        Item(12, "Helm", "Armour", "Common", None),
+    ]
     c = ctx(items=items)
     injuries = [{"model_id": AX1, "result": "dead", "items_lost": False}, {"model_id": AX2, "result": "dead", "items_lost": True}]
     layout = rules.check_equipment(c, injuries, [])
     assert layout == {10: (None, False), 11: (None, True), 12: (None, False)}
-    moved = rules.check_equipment(c, injuries, [{"item_id": 12, "model_id": LEADER}, {"item_id": 11, "model_id": None, "lost": False}])
+    moved = rules.check_equipment(
+        c, injuries, [{"item_id": 12, "model_id": LEADER}, {"item_id": 11, "model_id": None, "lost": False}]
+    )
     assert moved[12] == (LEADER, False) and moved[11] == (None, False)
     assert code(rules.check_equipment, c, [], [{"item_id": 12, "model_id": None, "lost": True}]) == "settlement_item_not_lost"
     assert code(rules.check_equipment, c, injuries, [{"item_id": 12, "model_id": AX1}]) == "settlement_item_to_gone"
@@ -153,17 +182,25 @@ def test_v13_items_of_the_dead_return_to_the_stash_unless_lost_and_may_move():
 
 def test_v16_retinue_leader_is_a_command_model_and_roles_cost_points():
     c = ctx()
-    assert rules.check_retinue(c, {"leader_id": LEADER, "retinue_ids": [AX1, LEADER, AX1]}, []) == {"leader_id": LEADER, "retinue_ids": [AX1]}
+    assert rules.check_retinue(c, {"leader_id": LEADER, "retinue_ids": [AX1, LEADER, AX1]}, []) == {
+        "leader_id": LEADER,
+        "retinue_ids": [AX1],
+    }
     assert code(rules.check_retinue, c, {"leader_id": AX1}, []) == "settlement_leader_command"
-    assert code(rules.check_retinue, c, {"leader_id": LEADER, "retinue_ids": [AX2]}, [{"model_id": AX2, "result": "dead"}]) == \
-        "settlement_model_unknown"
+    assert (
+        code(rules.check_retinue, c, {"leader_id": LEADER, "retinue_ids": [AX2]}, [{"model_id": AX2, "result": "dead"}])
+        == "settlement_model_unknown"
+    )
     settings = house_rules.of({})
     assert [rules.retinue_cost(n, settings) for n in range(4)] == [0, 0, 3, 6]
 
 
 def test_v16_unfilled_retinue_keeps_roles_the_dead_lose_theirs():
-    members = [Member(LEADER, "Krusher", ("Command",), role="leader"), Member(AX1, "Ax", ("Grunt",), role="retinue"),
-               Member(AX2, "Ax", ("Grunt",))]
+    members = [
+        Member(LEADER, "Krusher", ("Command",), role="leader"),
+        Member(AX1, "Ax", ("Grunt",), role="retinue"),
+        Member(AX2, "Ax", ("Grunt",)),
+    ]
     c = Context(player_id=1, round=1, result="won", members=members, company=members)
     assert rules.check_retinue(c, None, []) == {"leader_id": LEADER, "retinue_ids": [AX1]}
     assert rules.check_retinue(c, None, [{"model_id": LEADER, "result": "dead"}]) == {"leader_id": None, "retinue_ids": [AX1]}
@@ -171,11 +208,16 @@ def test_v16_unfilled_retinue_keeps_roles_the_dead_lose_theirs():
 
 def test_r7_1_v17_plan_applies_statuses_experience_and_captures():
     c = ctx("won", xp={AX1: 4}, opponents=[7])
-    saved = {"course": {"taken_out": [AX1, AX2, LEADER], "took_out": {str(AX1): 1}},
-             "injuries": [{"model_id": AX1, "result": "miss_next"}, {"model_id": AX2, "result": "captured"},
-                          {"model_id": LEADER, "result": "permanent", "text": "Limp"}],
-             "promotions": [{"model_id": AX1, "rank": 1, "upgrade": "Defence 5+"}],
-             "retinue": {"leader_id": LEADER, "retinue_ids": [AX1]}}
+    saved = {
+        "course": {"taken_out": [AX1, AX2, LEADER], "took_out": {str(AX1): 1}},
+        "injuries": [
+            {"model_id": AX1, "result": "miss_next"},
+            {"model_id": AX2, "result": "captured"},
+            {"model_id": LEADER, "result": "permanent", "text": "Limp"},
+        ],
+        "promotions": [{"model_id": AX1, "rank": 1, "upgrade": "Defence 5+"}],
+        "retinue": {"leader_id": LEADER, "retinue_ids": [AX1]},
+    }
     plan = rules.plan(c, saved, {})
     by_id = {m.model_id: m for m in plan.models}
     assert (by_id[AX1].status, by_id[AX1].miss_round, by_id[AX1].xp, by_id[AX1].rank) == ("miss_next", 4, 7, 1)
@@ -188,7 +230,11 @@ def test_r7_1_v17_plan_applies_statuses_experience_and_captures():
 
 def test_r7_1_defaults_nobody_taken_out_experience_by_the_rules_no_promotion():
     plan = rules.plan(ctx("draw"), {}, {})
-    assert [(m.model_id, m.status, m.xp, m.rank) for m in plan.models] == [(LEADER, "ready", 1, 0), (AX1, "ready", 1, 0), (AX2, "ready", 1, 0)]
+    assert [(m.model_id, m.status, m.xp, m.rank) for m in plan.models] == [
+        (LEADER, "ready", 1, 0),
+        (AX1, "ready", 1, 0),
+        (AX2, "ready", 1, 0),
+    ]
     assert plan.captures == []
 
 
@@ -200,16 +246,29 @@ def test_v12_v14_v15_settings_house_defaults_and_the_gms_changes():
     defaults = house_rules.of({})
     assert len(defaults["casualty_table"]) == 10 and defaults["ranks"] == [5, 10, 16, 23, 31]
     assert defaults["xp"] == {"taking_part": 1, "per_enemy": 1, "objective": 1, "win": 1, "leader_bonus": 2}
-    changed = house_rules.normalize({}, {"casualty_table": [{"result": "dead", "items_lost": True}, {"result": "recovered", "items_lost": True}],
-                                        "ranks": [3, 6], "retinue": {"role_cost": 5}})
+    changed = house_rules.normalize(
+        {},
+        {
+            "casualty_table": [{"result": "dead", "items_lost": True}, {"result": "recovered", "items_lost": True}],
+            "ranks": [3, 6],
+            "retinue": {"role_cost": 5},
+        },
+    )
     assert changed["casualty_table"] == [{"result": "dead", "items_lost": True}, {"result": "recovered", "items_lost": False}]
     assert changed["ranks"] == [3, 6] and changed["retinue"] == {"free_retinue": 1, "role_cost": 5}
     assert code(house_rules.normalize, {}, {"ranks": [5, 5]}) == "ranks_invalid"
     assert code(house_rules.normalize, {}, {"casualty_table": [{"result": "dead"}]}) == "casualty_table_invalid"
-    assert code(house_rules.normalize, {}, {"casualty_table": [{"result": "eaten"}, {"result": "dead"}]}) == "casualty_table_invalid"
+    assert (
+        code(house_rules.normalize, {}, {"casualty_table": [{"result": "eaten"}, {"result": "dead"}]}) == "casualty_table_invalid"
+    )
     assert house_rules.table_text(defaults["casualty_table"]) == [
-        ("1", "dead", True), ("2", "dead", False), ("3", "captured", False), ("4", "permanent", False),
-        ("5-6", "miss_next", False), ("7-10", "recovered", False)]
+        ("1", "dead", True),
+        ("2", "dead", False),
+        ("3", "captured", False),
+        ("4", "permanent", False),
+        ("5-6", "miss_next", False),
+        ("7-10", "recovered", False),
+    ]
 
 
 @given(st.lists(st.integers(min_value=0, max_value=60), min_size=1, max_size=12))

@@ -1,5 +1,6 @@
 """R11.5: login waits grow and end (no lockout); sessions end when idle or too old; waits are
 said in the reader's language."""
+
 from datetime import UTC, datetime, timedelta
 
 from hypothesis import given
@@ -39,13 +40,18 @@ def test_r11_5_a_session_ends_when_idle_or_too_old():
     idle, max_age = timedelta(days=30), timedelta(days=90)
 
     def expired(created_days_ago: float, seen_days_ago: float) -> bool:
-        return rules.session_expired(created_at=NOW - timedelta(days=created_days_ago),
-                                     last_seen_at=NOW - timedelta(days=seen_days_ago), now=NOW, idle=idle, max_age=max_age)
+        return rules.session_expired(
+            created_at=NOW - timedelta(days=created_days_ago),
+            last_seen_at=NOW - timedelta(days=seen_days_ago),
+            now=NOW,
+            idle=idle,
+            max_age=max_age,
+        )
 
     assert not expired(0, 0)
     assert not expired(89, 29)
-    assert expired(40, 30)   # idle 30 days
-    assert expired(90, 0)    # 90 days old, even if used a minute ago
+    assert expired(40, 30)  # idle 30 days
+    assert expired(90, 0)  # 90 days old, even if used a minute ago
     assert expired(3650, 0)  # the ten-year-old session
 
 
@@ -63,4 +69,5 @@ def test_r11_3_r11_5_the_wait_is_said_in_seconds_or_minutes_in_the_readers_langu
     assert [Duration(s).text(pl) for s in (120, 180, 300, 900)] == ["2 minuty", "3 minuty", "5 minut", "15 minut"]
     assert message_for("login_throttled", {"wait": Duration(240)}, en) == "Too many failed logins. Try again in 4 minutes."
     assert message_for("login_throttled", {"wait": Duration(30)}, pl) == (
-        "Zbyt wiele nieudanych logowań. Spróbuj ponownie za 30 sekund.")
+        "Zbyt wiele nieudanych logowań. Spróbuj ponownie za 30 sekund."
+    )

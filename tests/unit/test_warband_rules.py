@@ -1,7 +1,11 @@
 """Warband limits (R4.2, R4.3, V4-V8), every problem at once with its numbers."""
-from hypothesis import given, strategies as st
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
 
 from app.companies.rules import Carried
+from app.core.errors import DomainError
 from app.events import rules as event_rules
 from app.warbands.rules import Member, Mercenary, points, problems, unavailable
 
@@ -37,8 +41,12 @@ def test_r4_3_points_limit_counts_items_and_mercenary():
 def test_v6_command_support_spellcaster_per_three_grunt_warrior():
     gw = [m("Grunt", key=f"g{i}") for i in range(6)]
     assert problems([m("Command"), m("Command", key="c2"), m("Support"), m("Support", key="s2"), *gw], None, "Good", 1000) == []
-    found = problems([m("Command"), m("Command", key="c2"), m("Command", key="c3"), *[m("Support", key=f"s{i}") for i in range(3)], *gw],
-                     None, "Good", 1000)
+    found = problems(
+        [m("Command"), m("Command", key="c2"), m("Command", key="c3"), *[m("Support", key=f"s{i}") for i in range(3)], *gw],
+        None,
+        "Good",
+        1000,
+    )
     assert [(p.code, p.params) for p in found] == [
         ("warband_command_limit", {"count": 3, "max": 2, "gw": 6}),
         ("warband_support_limit", {"count": 3, "max": 2, "gw": 6}),
@@ -71,7 +79,12 @@ def test_v7_unique_profile_at_most_once():
 
 def test_v4_mercenary_alignment():
     base = [m("Command"), m("Grunt"), m("Grunt", key="g2"), m("Grunt", key="g3")]
-    for alignment, faction, ok in (("Neutral", "Evil", True), ("Good", "Good", True), ("Evil", "Good", False), ("Good", "Neutral", False)):
+    for alignment, faction, ok in (
+        ("Neutral", "Evil", True),
+        ("Good", "Good", True),
+        ("Evil", "Good", False),
+        ("Good", "Neutral", False),
+    ):
         merc = Mercenary("merc.x", "X", ("Warrior",), 20, alignment)
         found = codes(problems(base, merc, faction, 400))
         assert ("warband_mercenary_alignment" not in found) is ok, (alignment, faction)
@@ -89,8 +102,10 @@ def test_r4_7_unavailable_models():
     assert [x.status for x in unavailable(members)] == ["dead", "miss_next", "captured"]
 
 
-@given(st.lists(st.sampled_from(["Command", "Grunt", "Warrior", "Support", "Spellcaster", "Large"]), max_size=14),
-       st.integers(50, 600))
+@given(
+    st.lists(st.sampled_from(["Command", "Grunt", "Warrior", "Support", "Spellcaster", "Large"]), max_size=14),
+    st.integers(50, 600),
+)
 def test_v5_v6_v7_every_problem_names_real_numbers(types, limit):
     members = [m(t, 10, key=f"k{i}") for i, t in enumerate(types)]
     found = problems(members, None, "Good", limit)
@@ -140,3 +155,20 @@ def test_r5_1_event_active_from_the_round_added_for_its_duration():
     assert event_rules.last_round(3, 2) == 4
     assert not event_rules.is_active(3, 5, 3, 3)  # ended early
     assert event_rules.expired(3, 2, None, 5) and not event_rules.expired(3, 2, None, 4)
+
+
+def test_r5_5_what_an_edited_event_refuses_of_the_orders_standing_at_it():
+    assert event_rules.refusal_of(blockade=True, points_limit=None, order_points=50) == "blockade"
+    assert event_rules.refusal_of(blockade=False, points_limit=49, order_points=50) == "limit"
+    assert event_rules.refusal_of(blockade=False, points_limit=50, order_points=50) is None  # at the limit is within it
+    assert event_rules.refusal_of(blockade=False, points_limit=None, order_points=500) is None
+
+
+def test_r5_5_after_battles_an_edit_refusing_standing_orders_is_refused():
+    for phase in ("preparation", "orders"):
+        event_rules.check_undo_phase(phase, 3)
+    for phase in ("battles", "settlement", "twilight"):
+        event_rules.check_undo_phase(phase, 0)  # nothing standing: nothing to refuse
+        with pytest.raises(DomainError) as refused:
+            event_rules.check_undo_phase(phase, 1)
+        assert refused.value.code == "event_edit_after_battles"

@@ -1,14 +1,18 @@
 """Mission-alliance pages (R8.7-R8.9, R9.3): the alliances page and its four actions
 (post/redirect/get, paid and one-way steps confirmed first), the dashboard panel, the map's
 event sheet and the warband pages — and secrecy on every page until Battles (R8.8)."""
+
 from __future__ import annotations
 
 import re
 
 import pytest
 
-from tests.helpers import add_place, create_campaign, event, join, to_phase, user
-from tests.web.helpers import login, post
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import browser as _browser
+from tests.builders.pages import post
+from tests.builders.rounds import event, to_phase
 
 FEE = 10  # the campaign's default mission-alliance fee
 # Every element the pages render for an existing alliance carries data-alliance="<id>".
@@ -18,22 +22,9 @@ MARK = 'data-alliance="'
 def _running(client, n: int = 3, **settings):
     """A running campaign in round 1 Preparation with `n` players, each with a hideout, and an
     event at the first player's place."""
-    gm = user(client, "gamemaster")
-    cid = create_campaign(client, gm, max_players=max(6, n), **settings)["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(n + 1)]
-    players = [join(client, gm, cid, f"player{i}") for i in range(n)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"]).status_code == 201
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
+    gm, cid, players, places = running_campaign(client, n, max_players=max(6, n), **settings)
     ev = event(client, gm, cid, places[0]["id"], title="Siege of Rookhold")
     return gm, cid, players, places, ev
-
-
-def _browser(make_client, nickname: str):
-    b = make_client()
-    login(b, nickname)
-    return b
 
 
 def _ledger(client, cid, player) -> dict:
@@ -50,8 +41,10 @@ def _alliances(client, cid, player) -> list[dict]:
 
 def _state(client, cid, players, alliances: bool = True) -> list:
     """Everything a refusal must leave unchanged: each player's gold, ledger and alliances."""
-    return [(_ledger(client, cid, p)["balance"], _ledger(client, cid, p)["total"], _alliances(client, cid, p) if alliances else None)
-            for p in players]
+    return [
+        (_ledger(client, cid, p)["balance"], _ledger(client, cid, p)["total"], _alliances(client, cid, p) if alliances else None)
+        for p in players
+    ]
 
 
 def _flash(page: str) -> str:
@@ -93,7 +86,10 @@ def test_r8_7_make_asks_first_then_the_initiator_pays_and_the_invitee_accepts_fr
     assert alliance["member_player_ids"] == [anna["player_id"]] and alliance["invited_player_ids"] == [borys["player_id"]]
     # Borys: one-tap accept on the dashboard, which asks first (it pays).
     dashboard = b.get(f"/campaigns/{cid}").text
-    assert f'id="invite-alliance-{aid}"' in dashboard and "player0 invites you to a mission alliance for Siege of Rookhold." in dashboard
+    assert (
+        f'id="invite-alliance-{aid}"' in dashboard
+        and "player0 invites you to a mission alliance for Siege of Rookhold." in dashboard
+    )
     assert f'action="/campaigns/{cid}/alliances/{aid}/accept"' in dashboard and "Accept and pay 10 gold" in dashboard
     asked = post(b, f"/campaigns/{cid}/alliances/{aid}/accept", {"next": f"/campaigns/{cid}"})
     assert asked.status_code == 200 and "Join the mission alliance for Siege of Rookhold?" in asked.text
@@ -125,7 +121,9 @@ def test_r8_7_decline_then_a_member_withdraws_then_the_initiator_ends_it(client,
     assert _alliances(client, cid, anna)[0]["invited_player_ids"] == [borys["player_id"], cyra["player_id"]]
     done = post(c, f"/campaigns/{cid}/alliances/{aid}/decline", {"confirm": "1"})
     assert done.status_code == 303
-    assert "You declined the invitation to the mission alliance for Siege of Rookhold." in _flash(c.get(done.headers["location"]).text)
+    assert "You declined the invitation to the mission alliance for Siege of Rookhold." in _flash(
+        c.get(done.headers["location"]).text
+    )
     assert _ledger(client, cid, cyra)["balance"] == 400 and _alliances(client, cid, cyra) == []
     assert _alliances(client, cid, anna)[0]["invited_player_ids"] == [borys["player_id"]]
     # Borys joins, then withdraws: the fee is lost, the alliance goes on.
@@ -146,7 +144,9 @@ def test_r8_7_decline_then_a_member_withdraws_then_the_initiator_ends_it(client,
     assert "as its initiator you end the mission alliance for everybody" in page
     done = post(a, f"/campaigns/{cid}/alliances/{aid}/withdraw", {"confirm": "1"})
     assert done.status_code == 303
-    assert "You withdrew: the mission alliance for Siege of Rookhold is over for everybody." in _flash(a.get(done.headers["location"]).text)
+    assert "You withdrew: the mission alliance for Siege of Rookhold is over for everybody." in _flash(
+        a.get(done.headers["location"]).text
+    )
     assert _ledger(client, cid, anna)["balance"] == 400 - FEE
     assert _alliances(client, cid, anna) == []  # gone from the initiator's view (withdrawn)
 
@@ -186,7 +186,7 @@ def test_r8_9_guild_members_are_shown_disabled_and_cannot_make_or_be_invited(cli
     a, b = _browser(make_client, "player0"), _browser(make_client, "player1")
     form = a.get(f"/campaigns/{cid}/alliances").text
     assert re.search(r'name="invite" value="%s"\s+disabled' % borys["player_id"], form)
-    assert "player1<span class=\"small muted\"> · member of a guild</span>" in form
+    assert 'player1<span class="small muted"> · member of a guild</span>' in form
     before = _state(client, cid, [anna, borys, cyra])
     refused = _make(a, cid, ev, borys)
     assert refused.status_code == 409 and re.search(r'id="e-invite">Players to invite: player1 [^<]*guild', refused.text)
@@ -301,10 +301,20 @@ def test_r8_7_map_sheet_and_warband_pages_show_own_alliance_and_ally_with(client
 
 
 def _pages(cid, places, ev, anna):
-    return [f"/campaigns/{cid}", f"/campaigns/{cid}/map", f"/campaigns/{cid}/map?place={places[0]['id']}",
-            f"/campaigns/{cid}/map/places/{places[0]['id']}", f"/campaigns/{cid}/orders", f"/campaigns/{cid}/warbands",
-            f"/campaigns/{cid}/alliances", f"/campaigns/{cid}/alliances?event={ev['id']}", f"/campaigns/{cid}/chronicle",
-            f"/campaigns/{cid}/events", f"/campaigns/{cid}/players", f"/campaigns/{cid}/ledger?player_id={anna['player_id']}"]
+    return [
+        f"/campaigns/{cid}",
+        f"/campaigns/{cid}/map",
+        f"/campaigns/{cid}/map?place={places[0]['id']}",
+        f"/campaigns/{cid}/map/places/{places[0]['id']}",
+        f"/campaigns/{cid}/orders",
+        f"/campaigns/{cid}/warbands",
+        f"/campaigns/{cid}/alliances",
+        f"/campaigns/{cid}/alliances?event={ev['id']}",
+        f"/campaigns/{cid}/chronicle",
+        f"/campaigns/{cid}/events",
+        f"/campaigns/{cid}/players",
+        f"/campaigns/{cid}/ledger?player_id={anna['player_id']}",
+    ]
 
 
 def _secret_on(browser, pages, aid) -> list[str]:
@@ -313,8 +323,16 @@ def _secret_on(browser, pages, aid) -> list[str]:
     for path in pages:
         r = browser.get(path, headers={"hx-request": "true"} if "/map/places/" in path else {})
         text = r.text
-        if (MARK in text or f"alliance-{aid}" in text or "invites you to a" in text or "Members: player0" in text
-                or "Mission alliance fee" in text or f"-{FEE}<" in text or f"−{FEE}" in text or "A mission alliance for" in text):
+        if (
+            MARK in text
+            or f"alliance-{aid}" in text
+            or "invites you to a" in text
+            or "Members: player0" in text
+            or "Mission alliance fee" in text
+            or f"-{FEE}<" in text
+            or f"−{FEE}" in text
+            or "A mission alliance for" in text
+        ):
             leaks.append(path)
     return leaks
 
@@ -354,7 +372,9 @@ def test_r8_8_before_battles_nobody_but_members_sees_the_alliance_on_any_page(cl
         page = browser.get(f"/campaigns/{cid}/alliances").text
         assert f'id="alliance-{aid}"' in page and "Revealed mission alliances" in page
         assert "Initiator: player0" in page and "Members: player0, player1" in page
-        assert "A mission alliance for Siege of Rookhold: player0 with player1." in browser.get(f"/campaigns/{cid}/chronicle").text
+        assert (
+            "A mission alliance for Siege of Rookhold: player0 with player1." in browser.get(f"/campaigns/{cid}/chronicle").text
+        )
     assert s.get(f"/campaigns/{cid}/alliances").status_code == 404
 
 
@@ -399,8 +419,11 @@ def test_r8_7_alliances_page_runs_the_same_statements_with_more_players(client, 
         for p in others[: len(others) // 2]:
             assert client.post(f"/api/v1/campaigns/{cid}/alliances/{aid}/accept", headers=p["headers"]).status_code == 200
         second = event(client, gm, cid, places[1]["id"], title="Night raid")
-        r = client.post(f"/api/v1/campaigns/{cid}/alliances", json={"event_id": second["id"], "invite_player_ids": [players[0]["player_id"]]},
-                        headers=players[-1]["headers"])
+        r = client.post(
+            f"/api/v1/campaigns/{cid}/alliances",
+            json={"event_id": second["id"], "invite_player_ids": [players[0]["player_id"]]},
+            headers=players[-1]["headers"],
+        )
         assert r.status_code == 201, r.text
         with count_statements() as counter:
             r = a.get(f"/campaigns/{cid}{path}")
@@ -416,13 +439,7 @@ def _running_named(client, n):
     """Like _running, with nicknames of its own so that two campaigns live in one database."""
     _RUN[0] += 1
     tag = f"r{_RUN[0]}"
-    gm = user(client, f"gm{tag}")
-    cid = create_campaign(client, gm, max_players=max(6, n))["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(n + 1)]
-    players = [join(client, gm, cid, f"{tag}p{i}") for i in range(n)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"]).status_code == 201
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
+    names = [f"{tag}p{i}" for i in range(n)]
+    gm, cid, players, places = running_campaign(client, n, gm_name=f"gm{tag}", names=names, max_players=max(6, n))
     ev = event(client, gm, cid, places[0]["id"], title="Siege of Rookhold")
     return gm, cid, players, places, ev

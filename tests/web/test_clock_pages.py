@@ -1,20 +1,20 @@
 """The battle clock's pages (issue 18): the card on the battle page, taps as forms that
 redirect (and refuse a double tap), the end asked first, read-only for those not playing, and
 the settings on the Rules tab."""
+
 from __future__ import annotations
 
 import html
 import re
 
-from tests.api.test_battles_api import battles, send, setup
-from tests.helpers import event, to_phase
-from tests.web.helpers import login, post
-from tests.web.test_prg import flash_of, prg
+from tests.builders.battles import battles, campaign_with_warbands
+from tests.builders.pages import flash_of, login, post, prg
+from tests.builders.rounds import event, send, to_phase
 
 
 def _battle(client, with_onlooker: bool = False):
     """Two players' warbands meet; with `with_onlooker`, a third player stays at home."""
-    gm, cid, players, places = setup(client, 3 if with_onlooker else 2)
+    gm, cid, players, places = campaign_with_warbands(client, 3 if with_onlooker else 2)
     to_phase(client, gm, cid, "orders")
     for p in players[:2]:
         send(client, cid, p, place_id=places[-1]["id"])
@@ -113,22 +113,33 @@ def test_issue18_bad_taps_get_a_clear_error_in_the_users_language(client, make_c
 
 
 def test_issue18_gm_sets_the_clock_on_the_rules_tab_and_an_event_overrides_it(client, make_client):
-    gm, cid, players, places = setup(client, 2)
+    gm, cid, players, places = campaign_with_warbands(client, 2)
     ev = event(client, gm, cid, places[0]["id"], "Night raid")
     g = make_client()
     login(g, "gamemaster")
     rules = g.get(f"/campaigns/{cid}/rules").text
     assert "Battle clock" in rules and "no time limit · 6 turns · one more on 4+" in rules
-    prg(g, f"/campaigns/{cid}/clock-settings", {"minutes_per_side": "45", "max_turns": "5", "extra_turn_on": "none"},
-        says="The battle clock is set.", token_from=f"/campaigns/{cid}/rules")
-    assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=gm).json() == \
-        {"minutes_per_side": 45, "max_turns": 5, "extra_turn_on": None}
+    prg(
+        g,
+        f"/campaigns/{cid}/clock-settings",
+        {"minutes_per_side": "45", "max_turns": "5", "extra_turn_on": "none"},
+        says="The battle clock is set.",
+        token_from=f"/campaigns/{cid}/rules",
+    )
+    assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=gm).json() == {
+        "minutes_per_side": 45,
+        "max_turns": 5,
+        "extra_turn_on": None,
+    }
     bad = post(g, f"/campaigns/{cid}/clock-settings", {"minutes_per_side": "0", "max_turns": "5"})
     assert bad.status_code == 422 and "Minutes per side" in bad.text
     assert client.get(f"/api/v1/campaigns/{cid}/clock-settings", headers=gm).json()["minutes_per_side"] == 45
-    prg(g, f"/campaigns/{cid}/events/{ev['id']}/clock-settings", {"own": "on", "minutes_per_side": "20", "max_turns": "4",
-                                                                   "extra_turn_on": "5"},
-        says="Night raid has its own battle clock.")
+    prg(
+        g,
+        f"/campaigns/{cid}/events/{ev['id']}/clock-settings",
+        {"own": "on", "minutes_per_side": "20", "max_turns": "4", "extra_turn_on": "5"},
+        says="Night raid has its own battle clock.",
+    )
     assert "20 minutes per side · 4 turns · one more on 5+" in g.get(f"/campaigns/{cid}/rules").text
     prg(g, f"/campaigns/{cid}/events/{ev['id']}/clock-settings", {}, says="Night raid uses the campaign's battle clock.")
     p = make_client()

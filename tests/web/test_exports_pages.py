@@ -1,5 +1,6 @@
 """Export and import pages (issue 19): the GM downloads the campaign from the Rules tab; any
 user imports a file from the import page (post/redirect/get to the new campaign)."""
+
 from __future__ import annotations
 
 import json
@@ -8,9 +9,9 @@ from sqlalchemy import func
 from sqlmodel import Session, select
 
 from app.campaigns.models import Campaign
-from tests.helpers import create_campaign, join, user
-from tests.web.helpers import login, post
-from tests.web.test_prg import flash_of, prg
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join
+from tests.builders.pages import flash_of, login, post, prg
 
 
 def _campaign(client, make_client):
@@ -54,8 +55,13 @@ def test_issue19_import_page_makes_a_new_campaign_and_says_so(client, make_clien
     assert 'href="/campaigns/new/import"' in home
     page = browsers["anna"].get("/campaigns/new/import")
     assert page.status_code == 200 and 'enctype="multipart/form-data"' in page.text
-    target = prg(browsers["anna"], "/campaigns/new/import", files={"file": ("campaign.json", doc, "application/json")},
-                 says="Campaign Winter of the Lost Crown imported. Players invited to take their seats: 0.", token_from="/campaigns/new/import")
+    target = prg(
+        browsers["anna"],
+        "/campaigns/new/import",
+        files={"file": ("campaign.json", doc, "application/json")},
+        says="Campaign Winter of the Lost Crown imported. Players invited to take their seats: 0.",
+        token_from="/campaigns/new/import",
+    )
     new_cid = int(target.rstrip("/").split("/")[-1])
     assert new_cid != cid
     assert "Winter of the Lost Crown" in browsers["anna"].get("/").text
@@ -71,8 +77,13 @@ def test_issue19_the_invited_player_takes_their_seat_from_the_home_page(client, 
     user(client, "newgm")
     newgm = make_client()
     login(newgm, "newgm")
-    target = prg(newgm, "/campaigns/new/import", files={"file": ("campaign.json", doc, "application/json")},
-                 says="Players invited to take their seats: 1.", token_from="/campaigns/new/import")
+    target = prg(
+        newgm,
+        "/campaigns/new/import",
+        files={"file": ("campaign.json", doc, "application/json")},
+        says="Players invited to take their seats: 1.",
+        token_from="/campaigns/new/import",
+    )
     new_cid = int(target.rstrip("/").split("/")[-1])
     assert "Winter of the Lost Crown" in browsers["anna"].get("/").text  # the invitation
     r = post(browsers["anna"], f"/campaigns/{new_cid}/invitation/accept")
@@ -89,8 +100,10 @@ def test_r11_5_a_refused_import_stays_on_the_form_says_why_and_creates_nothing(c
     cases = [
         ({"file": ("notes.txt", b"just some notes", "text/plain")}, "not a JSON document"),
         ({"file": ("other.json", b'{"format": "other"}', "application/json")}, "not a Hideout campaign export"),
-        ({"file": ("future.json", b'{"format": "hideout-campaign", "version": 9, "campaign": {}}', "application/json")},
-         "version 9"),
+        (
+            {"file": ("future.json", b'{"format": "hideout-campaign", "version": 9, "campaign": {}}', "application/json")},
+            "version 9",
+        ),
         ({}, "Choose a campaign export file"),
     ]
     for files, says in cases:

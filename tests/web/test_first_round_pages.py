@@ -1,10 +1,14 @@
 """Where a club tripped in the first round (issue 9): scenario names in Polish, the seed kept
 from players, who has not sent yet, warnings about places without paths, free spots for new
 places."""
+
 from app.catalog.catalog import STARTER_DIR, read_file
-from tests.api.test_battles_api import two_player_battle
-from tests.helpers import add_place, create_campaign, running_campaign, to_phase, user
-from tests.web.helpers import login, post
+from tests.builders.accounts import user
+from tests.builders.battles import two_player_battle
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.pages import login, post
+from tests.builders.rounds import to_phase
 
 # Written by hand from the starter catalog: (English, Polish).
 SCENARIO_NAMES = {
@@ -59,12 +63,14 @@ def test_r6_5_v9_battle_page_names_the_scenario_in_polish_and_hides_the_seed_fro
 
 def test_r4_7_r11_2_gm_orders_tab_names_who_has_not_sent_yet(client, make_client):
     gm, cid, players, places = running_campaign(client, 3)
-    from tests.helpers import buy, warband
+    from tests.builders.companies import buy, warband
 
     models = buy(client, cid, players[0], "orcs.krusher", "orcs.ax", faction="orcs")
     w = warband(client, cid, players[0], models, "Secret Raiders")
     to_phase(client, gm, cid, "orders")
-    client.put(f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"place_id": places[2]["id"]}, headers=players[0]["headers"])
+    client.put(
+        f"/api/v1/campaigns/{cid}/warbands/{w['id']}/order", json={"place_id": places[2]["id"]}, headers=players[0]["headers"]
+    )
     master, other = make_client(), make_client()
     login(master, "gamemaster")
     login(other, "player1")
@@ -77,7 +83,7 @@ def test_r4_7_r11_2_gm_orders_tab_names_who_has_not_sent_yet(client, make_client
 def test_r3_3_player_overview_says_the_shop_is_open_before_round_one(client, make_client):
     gm = user(client, "gamemaster")
     cid = create_campaign(client, gm)["id"]
-    from tests.helpers import join
+    from tests.builders.campaigns import join
 
     join(client, gm, cid, "anna")
     browser = make_client()
@@ -117,7 +123,9 @@ def test_r1_2_new_places_without_coordinates_get_free_spots_and_income_0(client,
     assert len(spots) == 6
     master = make_client()
     login(master, "gamemaster")
-    assert post(master, f"/campaigns/{cid}/places", {"name": "From the list", "next": f"/campaigns/{cid}/places"}).status_code == 303
+    assert (
+        post(master, f"/campaigns/{cid}/places", {"name": "From the list", "next": f"/campaigns/{cid}/places"}).status_code == 303
+    )
     places = client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json()
     added = next(p for p in places if p["name"] == "From the list")
     assert (added["x"], added["y"]) not in spots and added["income"] == 0

@@ -2,9 +2,13 @@
 schemas with the columns' limits. An invalid value (too long, out of range, not a number, an
 id beyond the database) shows the form again with the problem next to its field, named by
 its label, keeps what was typed and changes nothing — never a 500."""
-from tests.api.test_battles_api import two_player_battle
-from tests.helpers import add_place, buy, campaign_with_players, create_campaign, running_campaign, user
-from tests.web.helpers import login, post, register
+
+from tests.builders.accounts import user
+from tests.builders.battles import two_player_battle
+from tests.builders.campaigns import campaign_with_players, create_campaign, running_campaign
+from tests.builders.companies import buy
+from tests.builders.maps import add_place
+from tests.builders.pages import login, post, register
 
 HUGE = "100000000000000000000"
 TOO_BIG = str(2**31)
@@ -63,11 +67,13 @@ def test_issue11_send_target_is_checked_by_a_schema(client, make_client):
     assert r.status_code == 303
     wid = client.get(f"/api/v1/campaigns/{cid}/warbands", headers=players[0]["headers"]).json()[0]["id"]
     url = f"/campaigns/{cid}/warbands/{wid}/send"
-    for target, message in ((f"place:{HUGE}", "Destination: This number must be at most 2147483647."),
-                            ("place:-4", "Destination: This number must be at least 1."),
-                            ("place:abc", "Destination: Enter a whole number."),
-                            ("castle:1", "Destination: Choose one of: event or place."),
-                            ("", "Destination is required.")):
+    for target, message in (
+        (f"place:{HUGE}", "Destination: This number must be at most 2147483647."),
+        ("place:-4", "Destination: This number must be at least 1."),
+        ("place:abc", "Destination: Enter a whole number."),
+        ("castle:1", "Destination: Choose one of: event or place."),
+        ("", "Destination is required."),
+    ):
         r = post(browser, url, {"target": target})
         assert r.status_code == 422, (target, r.status_code)
         assert f'<div class="alert error" role="alert">{message}' in r.text, (target, r.text[:2000])
@@ -84,9 +90,12 @@ def test_issue11_battle_forms_refuse_huge_winners_and_a_too_long_reason(client, 
     a = make_client()
     login(a, "player0")
     url = f"/campaigns/{cid}/battles/{bid}"
-    for data, message in (({"winner_one": HUGE}, "Winners: This number must be at most 2147483647."),
-                          ({"winner": ["-1"]}, "Winners: This number must be at least 1."),
-                          ({"winner": "x"}, "Winners: Enter a whole number."), ({"draw": "yes"}, "Draw: Choose one of: 1.")):
+    for data, message in (
+        ({"winner_one": HUGE}, "Winners: This number must be at most 2147483647."),
+        ({"winner": ["-1"]}, "Winners: This number must be at least 1."),
+        ({"winner": "x"}, "Winners: Enter a whole number."),
+        ({"draw": "yes"}, "Draw: Choose one of: 1."),
+    ):
         r = post(a, f"{url}/result", {**data, "confirm": "1"})
         assert r.status_code == 422, (data, r.status_code)
         assert f'<div class="alert error" role="alert">{message}</div>' in r.text, data
@@ -139,27 +148,70 @@ def test_issue11_wizard_steps_show_each_problem_next_to_its_field_and_keep_what_
     login(g, "gamemaster")
     before = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()
     r = post(g, "/campaigns/new", {"name": "C" * 121, "story": ""}, token_from="/campaigns/new")
-    assert r.status_code == 422 and "Campaign name: This value is too long (at most 120)." in r.text and f'value="{"C" * 121}"' in r.text
+    assert (
+        r.status_code == 422
+        and "Campaign name: This value is too long (at most 120)." in r.text
+        and f'value="{"C" * 121}"' in r.text
+    )
     step6 = f"/campaigns/{cid}/setup/6"
-    r = post(g, step6, {"modules_form": "1", "module_guilds": "on", "battle_size_limit": "x", "guild_max_level": "99",
-                        "guild_entry_fee": HUGE, "guild_term": "club", "alliance_fee": "-5"}, token_from=step6)
+    r = post(
+        g,
+        step6,
+        {
+            "modules_form": "1",
+            "module_guilds": "on",
+            "battle_size_limit": "x",
+            "guild_max_level": "99",
+            "guild_entry_fee": HUGE,
+            "guild_term": "club",
+            "alliance_fee": "-5",
+        },
+        token_from=step6,
+    )
     assert r.status_code == 422
-    for message in ("Warbands per battle at most: Enter a whole number.", "Highest level: This number must be at most 20.",
-                    "Entry fee: This number must be at most 1000000.", "Mission-alliance fee: This number must be at least 0."):
+    for message in (
+        "Warbands per battle at most: Enter a whole number.",
+        "Highest level: This number must be at most 20.",
+        "Entry fee: This number must be at most 1000000.",
+        "Mission alliance fee: This number must be at least 0.",
+    ):  # the campaign's word (R8.2)
         assert f">{message}</p>" in r.text, message
     assert "guild_term" in r.text and "Choose one of:" in r.text
-    for kept in ('name="battle_size_limit" type="number" value="x"', 'name="guild_max_level" type="number" value="99"',
-                 f'name="guild_entry_fee" type="number" value="{HUGE}"', 'name="alliance_fee" type="number" value="-5"',
-                 'name="module_guilds" value="on" checked'):
+    for kept in (
+        'name="battle_size_limit" type="number" value="x"',
+        'name="guild_max_level" type="number" value="99"',
+        f'name="guild_entry_fee" type="number" value="{HUGE}"',
+        'name="alliance_fee" type="number" value="-5"',
+        'name="module_guilds" value="on" checked',
+    ):
         assert kept in r.text, kept
     step5 = f"/campaigns/{cid}/setup/5"
-    r = post(g, step5, {"settlement_form": "1", "warband_points": "200", "die": "50", "xp_win": "abc", "ranks": "5/x/9",
-                        "retinue_role_cost": "101"}, token_from=step5)
+    r = post(
+        g,
+        step5,
+        {
+            "settlement_form": "1",
+            "warband_points": "200",
+            "die": "50",
+            "xp_win": "abc",
+            "ranks": "5/x/9",
+            "retinue_role_cost": "101",
+        },
+        token_from=step5,
+    )
     assert r.status_code == 422
-    for message in ("Sides of the casualty die: This number must be at most 20.", "Experience for the winning side: Enter a whole number.",
-                    "Experience for each rank: Enter a whole number.", "Points per further role: This number must be at most 100."):
+    for message in (
+        "Sides of the casualty die: This number must be at most 20.",
+        "Experience for the winning side: Enter a whole number.",
+        "Experience for each rank: Enter a whole number.",
+        "Points per further role: This number must be at most 100.",
+    ):
         assert f">{message}</p>" in r.text, message
-    for kept in ('name="die" type="number" value="50"', 'name="xp_win" type="number" value="abc"', 'name="ranks" type="text" value="5/x/9"'):
+    for kept in (
+        'name="die" type="number" value="50"',
+        'name="xp_win" type="number" value="abc"',
+        'name="ranks" type="text" value="5/x/9"',
+    ):
         assert kept in r.text, kept
     r = post(g, step5, {"settlement_form": "1", "die": "6", "face_2": "eaten"}, token_from=step5)
     assert r.status_code == 422 and ">Casualty table: Choose one of:" in r.text and "<details open>" in r.text
@@ -174,7 +226,11 @@ def test_issue11_dashboard_and_players_forms_are_checked_by_the_api_schemas(clie
     login(g, "gamemaster")
     long_nickname = "n" * 65
     r = post(g, f"/campaigns/{cid}/invitations", {"nickname": long_nickname})
-    assert r.status_code == 422 and "Nickname: This value is too long (at most 64)." in r.text and f'value="{long_nickname}"' in r.text
+    assert (
+        r.status_code == 422
+        and "Nickname: This value is too long (at most 64)." in r.text
+        and f'value="{long_nickname}"' in r.text
+    )
     r = post(g, f"/campaigns/{cid}/invitations", {"nickname": "   "})
     assert r.status_code == 422 and "Nickname is required." in r.text
     r = post(g, f"/campaigns/{cid}/status", {"status": "paused"})
@@ -183,8 +239,11 @@ def test_issue11_dashboard_and_players_forms_are_checked_by_the_api_schemas(clie
     assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
     p = make_client()
     login(p, "player0")
-    for value, message in ((HUGE, "Place: This number must be at most 2147483647."), ("abc", "Place: Enter a whole number."),
-                           ("0", "Place: This number must be at least 1.")):
+    for value, message in (
+        (HUGE, "Place: This number must be at most 2147483647."),
+        ("abc", "Place: Enter a whole number."),
+        ("0", "Place: This number must be at least 1."),
+    ):
         r = post(p, f"/campaigns/{cid}/hideouts", {"place_id": value})
         assert r.status_code == 422 and message in r.text, (value, r.status_code)
     assert all(not pl["hideouts"] for pl in client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["players"])
@@ -236,8 +295,11 @@ def test_issue11_event_and_place_forms_keep_what_was_typed(client, make_client):
     title = "T" * 121
     r = post(g, f"/campaigns/{cid}/events", {"place_id": HUGE, "title": title, "duration": "abc"})
     assert r.status_code == 422
-    for message in ("Place: This number must be at most 2147483647.", "Title: This value is too long (at most 120).",
-                    "Duration (rounds): Enter a whole number."):
+    for message in (
+        "Place: This number must be at most 2147483647.",
+        "Title: This value is too long (at most 120).",
+        "Duration (rounds): Enter a whole number.",
+    ):
         assert f">{message}</p>" in r.text, message
     assert f'value="{title}"' in r.text
     r = post(g, f"/campaigns/{cid}/events", {"place_id": str(places[2]["id"]), "title": ""})
@@ -245,15 +307,24 @@ def test_issue11_event_and_place_forms_keep_what_was_typed(client, make_client):
     assert client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json() == []
 
     name = "N" * 81
-    r = post(g, f"/campaigns/{cid}/places", {"name": name, "parent_id": "abc", "description": "d" * 20_001,
-                                            "next": f"/campaigns/{cid}/places"})
+    r = post(
+        g,
+        f"/campaigns/{cid}/places",
+        {"name": name, "parent_id": "abc", "description": "d" * 20_001, "next": f"/campaigns/{cid}/places"},
+    )
     assert r.status_code == 422
-    for message in ("Name: This value is too long (at most 80).", "Lies inside: Enter a whole number.",
-                    "Description: This value is too long (at most 20000)."):
+    for message in (
+        "Name: This value is too long (at most 80).",
+        "Lies inside: Enter a whole number.",
+        "Description: This value is too long (at most 20000).",
+    ):
         assert f">{message}</p>" in r.text, message
     assert f'value="{name}"' in r.text
-    r = post(g, f"/campaigns/{cid}/places/{places[0]['id']}", {"name": "Keep", "parent_id": str(places[1]["id"]), "x": "abc",
-                                                              "next": f"/campaigns/{cid}/places"})
+    r = post(
+        g,
+        f"/campaigns/{cid}/places/{places[0]['id']}",
+        {"name": "Keep", "parent_id": str(places[1]["id"]), "x": "abc", "next": f"/campaigns/{cid}/places"},
+    )
     assert r.status_code == 422 and ">Position x (%): Enter a number.</p>" in r.text
     assert f'<option value="{places[1]["id"]}" selected>' in r.text and 'value="Keep"' in r.text
     after = client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json()
@@ -269,9 +340,11 @@ def test_issue11_map_editor_forms_refuse_bad_numbers_without_a_500(client, make_
     for data in ({"x": "abc", "y": "5"}, {"x": "500", "y": "5"}, {"x": "nan", "y": "5"}, {"y": "5"}):
         r = post(g, f"/campaigns/{cid}/places/{a['id']}/move", data)
         assert r.status_code == 422 and "Position x (%)" in r.text, (data, r.text)
-    for data, message in (({"from_id": str(a["id"]), "to_id": HUGE}, "New path to: This number must be at most 2147483647."),
-                          ({"from_id": "x", "to_id": str(b["id"])}, "Path: Enter a whole number."),
-                          ({"from_id": str(a["id"]), "to_id": str(b["id"]), "of": HUGE}, "Map: This number must be at most 2147483647.")):
+    for data, message in (
+        ({"from_id": str(a["id"]), "to_id": HUGE}, "New path to: This number must be at most 2147483647."),
+        ({"from_id": "x", "to_id": str(b["id"])}, "Path: Enter a whole number."),
+        ({"from_id": str(a["id"]), "to_id": str(b["id"]), "of": HUGE}, "Map: This number must be at most 2147483647."),
+    ):
         r = post(g, f"/campaigns/{cid}/paths", data)
         assert r.status_code == 422 and message in r.text, (data, r.status_code)
     assert client.get(f"/api/v1/campaigns/{cid}/paths", headers=gm).json() == []

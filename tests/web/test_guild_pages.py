@@ -2,6 +2,7 @@
 R8.1-R8.6, R9.2): every action through the pages, what it paid and who belongs where; paid and
 one-way steps ask first; refusals change nothing; with the module off, nothing shows and
 everything is refused (409)."""
+
 import html
 import re
 
@@ -17,36 +18,19 @@ from app.core.errors import message_for
 from app.core.security import hash_password
 from app.guilds.models import Guild, GuildMember, GuildRequest
 from bench import large_campaign
-from tests.helpers import PASSWORD, add_place, create_campaign, join, user
-from tests.web.helpers import login, post, register
-
-FLASH = re.compile(r'<div class="flash" id="flash">\s*<p role="status">(.*?)</p>', re.S)
-
-
-def flash_of(page: str) -> str | None:
-    found = FLASH.search(page)
-    return html.unescape(found.group(1)).strip() if found else None
+from tests.builders.accounts import PASSWORD
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import browser, flash_of, login, post, register
 
 
 def world(client, make_client, n: int = 3, *, guilds_on: bool = True, **guild):
     """A running campaign of `n` players (player0…), each logged in in a browser of their own;
     the GM's browser last."""
-    gm = user(client, "gamemaster")
     body = {"modules": {"guilds": guilds_on}}
     if guild:
         body["guild"] = guild
-    cid = create_campaign(client, gm, **body)["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(n + 1)]
-    players = [join(client, gm, cid, f"player{i}") for i in range(n)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"]).status_code == 201
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
-    browsers = []
-    for nickname in [p["nickname"] for p in players] + ["gamemaster"]:
-        b = make_client()
-        login(b, nickname)
-        browsers.append(b)
+    gm, cid, players, _ = running_campaign(client, n, **body)
+    browsers = [browser(make_client, nickname) for nickname in [p["nickname"] for p in players] + ["gamemaster"]]
     return gm, cid, players, browsers
 
 
@@ -71,8 +55,12 @@ def chronicle(client, cid, player) -> list[str]:
 def state(client, cid, players) -> tuple:
     """Everything a guild action may change: gold, ledger lengths, guilds with members and
     waiting offers, the chronicle."""
-    return (tuple(gold(client, cid, p) for p in players), tuple(len(ledger(client, cid, p)) for p in players),
-            tuple(repr(guilds(client, cid, p, strict=False)) for p in players), tuple(chronicle(client, cid, players[0])))
+    return (
+        tuple(gold(client, cid, p) for p in players),
+        tuple(len(ledger(client, cid, p)) for p in players),
+        tuple(repr(guilds(client, cid, p, strict=False)) for p in players),
+        tuple(chronicle(client, cid, players[0])),
+    )
 
 
 def says(code: str, **params) -> str:
@@ -114,8 +102,12 @@ def test_r8_1_founding_from_the_page_asks_first_then_pays_level_1(client, make_c
     r = post(anna, f"/campaigns/{cid}/guilds", {"name": "Iron Hand"})
     assert r.status_code == 200 and "Found the guild Iron Hand?" in r.text and "You pay 50 gold, the cost of level 1" in r.text
     assert state(client, cid, players) == before
-    page = done_post(anna, f"/campaigns/{cid}/guilds", {"name": "Iron Hand", "confirm": "1"},
-                     says="You founded the guild Iron Hand for 50 gold.")
+    page = done_post(
+        anna,
+        f"/campaigns/{cid}/guilds",
+        {"name": "Iron Hand", "confirm": "1"},
+        says="You founded the guild Iron Hand for 50 gold.",
+    )
     assert gold(client, cid, players[0]) == 350
     assert ledger(client, cid, players[0])[0]["kind"] == "guild_fee" and ledger(client, cid, players[0])[0]["amount"] == -50
     [g] = guilds(client, cid, players[0])
@@ -132,8 +124,12 @@ def test_r8_3_invitation_from_the_guilds_page_is_free_and_accepting_pays_the_ent
     found(anna, cid)
     gid = guilds(client, cid, players[0])[0]["id"]
     before = gold(client, cid, players[1])
-    done_post(anna, f"/campaigns/{cid}/guilds/{gid}/invitations", {"player_id": str(players[1]["player_id"])},
-              says="player1 is invited to the guild Iron Hand.")
+    done_post(
+        anna,
+        f"/campaigns/{cid}/guilds/{gid}/invitations",
+        {"player_id": str(players[1]["player_id"])},
+        says="player1 is invited to the guild Iron Hand.",
+    )
     assert gold(client, cid, players[0]) == 350  # free
     # The invitee sees it on the dashboard and on the Guilds page, one tap from joining.
     dashboard = bert.get(f"/campaigns/{cid}").text
@@ -141,8 +137,11 @@ def test_r8_3_invitation_from_the_guilds_page_is_free_and_accepting_pays_the_ent
     iid = guilds(client, cid, players[1])[0]["requests"][0]["id"]
     assert f"/guilds/{gid}/invitations/{iid}/accept" in dashboard
     assert "Invitations for you" in bert.get(f"/campaigns/{cid}/guilds").text
-    page = confirmed_post(bert, f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept",
-                          says="You joined the guild Iron Hand; entry fee 10 gold paid.")
+    page = confirmed_post(
+        bert,
+        f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept",
+        says="You joined the guild Iron Hand; entry fee 10 gold paid.",
+    )
     assert gold(client, cid, players[1]) == before - 10
     assert guilds(client, cid, players[1])[0]["member_player_ids"] == [players[0]["player_id"], players[1]["player_id"]]
     assert "player1 joined the guild Iron Hand." in chronicle(client, cid, players[0])
@@ -164,7 +163,10 @@ def test_r8_3_the_founder_invites_in_one_tap_from_the_players_tab(client, make_c
     assert "invitation sent" in tab
     # The invitee's Players tab counts what waits; a member sees no invite buttons.
     theirs = cleo.get(f"/campaigns/{cid}/players").text
-    assert re.search(rf'href="/campaigns/{cid}/guilds">Guilds <span class="badge accent"[^>]*>1</span>', theirs)
+    assert re.search(
+        rf'href="/campaigns/{cid}/guilds">Guilds <span class="badge accent"><span aria-hidden="true">1</span><span class="sr-only">1 waits for you</span>',
+        theirs,
+    )
     assert "Invite to" not in theirs
     # A refusal from the Players tab shows the tab again with the reason; nothing changes.
     before = state(client, cid, players)
@@ -184,8 +186,12 @@ def test_r8_3_a_request_is_paid_and_not_returned_the_founder_rejects_or_accepts_
     r = post(bert, f"/campaigns/{cid}/guilds/{gid}/requests")
     assert r.status_code == 200 and "Ask to join the guild Iron Hand?" in r.text and "not returned" in r.text
     assert state(client, cid, players) == before
-    page = done_post(bert, f"/campaigns/{cid}/guilds/{gid}/requests", {"confirm": "1"},
-                     says="Request to join the guild Iron Hand sent; 5 gold paid.")
+    page = done_post(
+        bert,
+        f"/campaigns/{cid}/guilds/{gid}/requests",
+        {"confirm": "1"},
+        says="Request to join the guild Iron Hand sent; 5 gold paid.",
+    )
     assert gold(client, cid, players[1]) == 395 and "request sent" in page
     # The founder's dashboard: one tap to accept or reject.
     rid = guilds(client, cid, players[0])[0]["requests"][0]["id"]
@@ -252,7 +258,11 @@ def test_r8_3_declining_an_invitation_is_one_tap(client, make_client):
     gid = guilds(client, cid, players[0])[0]["id"]
     post(anna, f"/campaigns/{cid}/guilds/{gid}/invitations", {"player_id": str(players[1]["player_id"])})
     iid = guilds(client, cid, players[1])[0]["requests"][0]["id"]
-    done_post(bert, f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/decline", says="You declined the invitation of the guild Iron Hand.")
+    done_post(
+        bert,
+        f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/decline",
+        says="You declined the invitation of the guild Iron Hand.",
+    )
     assert gold(client, cid, players[1]) == 400 and guilds(client, cid, players[1])[0]["requests"] == []
 
 
@@ -278,12 +288,20 @@ def test_r8_1_r8_3_refusals_between_players_change_nothing(client, make_client):
     before = state(client, cid, players)
     # A taken name, next to the name field; a founder joining another guild.
     r = post(bert, f"/campaigns/{cid}/guilds", {"name": "iron hand", "confirm": "1"})
-    assert r.status_code == 409 and f'<p class="field-error" id="e-name">Name: {html.escape(says("guild_name_taken", name="iron hand"))}</p>' in r.text
+    assert (
+        r.status_code == 409
+        and f'<p class="field-error" id="e-name">Name: {html.escape(says("guild_name_taken", name="iron hand"))}</p>' in r.text
+    )
     r = post(anna, f"/campaigns/{cid}/guilds/{gid}/requests", {"confirm": "1"})
-    assert r.status_code == 409 and html.escape(says("guild_founder_dissolve_first", nickname="player0", name="Iron Hand")) in r.text
+    assert (
+        r.status_code == 409 and html.escape(says("guild_founder_dissolve_first", nickname="player0", name="Iron Hand")) in r.text
+    )
     # Only the founder upgrades, invites, decides and dissolves; only members leave.
-    for path, data in (("upgrade", {"confirm": "1"}), ("invitations", {"player_id": str(players[2]["player_id"])}),
-                       ("dissolve", {"confirm": "1"})):
+    for path, data in (
+        ("upgrade", {"confirm": "1"}),
+        ("invitations", {"player_id": str(players[2]["player_id"])}),
+        ("dissolve", {"confirm": "1"}),
+    ):
         r = post(bert, f"/campaigns/{cid}/guilds/{gid}/{path}", data)
         assert r.status_code == 403 and html.escape(says("guild_founder_only")) in r.text, path
     r = post(bert, f"/campaigns/{cid}/guilds/{gid}/leave", {"confirm": "1"})
@@ -312,7 +330,9 @@ def test_r8_3_an_entry_fee_the_invitee_cannot_pay_is_refused_and_nothing_changes
     iid = guilds(client, cid, players[1])[0]["requests"][0]["id"]
     before = state(client, cid, players)
     r = post(bert, f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept")
-    assert r.status_code == 409 and html.escape(says("guild_entry_unaffordable", nickname="player1", fee=1000, have=400)) in r.text
+    assert (
+        r.status_code == 409 and html.escape(says("guild_entry_unaffordable", nickname="player1", fee=1000, have=400)) in r.text
+    )
     assert state(client, cid, players) == before
 
 
@@ -327,20 +347,30 @@ def test_r9_2_with_guilds_off_the_pages_are_refused_and_no_link_shows(client, ma
         for path in ("", "/players", "/rules"):
             assert f"/campaigns/{cid}/guilds" not in b.get(f"/campaigns/{cid}{path}").text, path
     before = state(client, cid, players)
-    for path, data in (("/guilds", {"name": "Iron Hand", "confirm": "1"}), ("/guilds/1/requests", {"confirm": "1"}),
-                       ("/guilds/1/requests/1/accept", {}), ("/guilds/1/invitations", {"player_id": "2"}),
-                       ("/guilds/1/invitations/1/accept", {"confirm": "1"}), ("/guilds/1/upgrade", {"confirm": "1"}),
-                       ("/guilds/1/leave", {"confirm": "1"}), ("/guilds/1/dissolve", {"confirm": "1"})):
+    for path, data in (
+        ("/guilds", {"name": "Iron Hand", "confirm": "1"}),
+        ("/guilds/1/requests", {"confirm": "1"}),
+        ("/guilds/1/requests/1/accept", {}),
+        ("/guilds/1/invitations", {"player_id": "2"}),
+        ("/guilds/1/invitations/1/accept", {"confirm": "1"}),
+        ("/guilds/1/upgrade", {"confirm": "1"}),
+        ("/guilds/1/leave", {"confirm": "1"}),
+        ("/guilds/1/dissolve", {"confirm": "1"}),
+    ):
         r = post(anna, f"/campaigns/{cid}{path}", data)
         assert r.status_code == 409 and "The Guilds module is off in this campaign." in r.text, path
     assert state(client, cid, players) == before
 
 
 def test_r8_4_r9_1_the_rules_tab_states_the_amounts_and_the_reading(client, make_client):
-    gm, cid, players, (anna, bert, cleo, master) = world(client, make_client, term="cartel", level_cost=40, level_income=7, max_level=4)
+    gm, cid, players, (anna, bert, cleo, master) = world(
+        client, make_client, term="cartel", level_cost=40, level_income=7, max_level=4
+    )
     rules = anna.get(f"/campaigns/{cid}/rules").text
-    assert ("Level N allows N allies besides the founder and costs N × 40 gold, paid by the founder; each round a cartel of level N "
-            "yields N × 7 gold, shared equally among all its members, each share rounded up. Highest level: 4.") in rules
+    assert (
+        "Level N allows N allies besides the founder and costs N × 40 gold, paid by the founder; each round a cartel of level N "
+        "yields N × 7 gold, shared equally among all its members, each share rounded up. Highest level: 4."
+    ) in rules
     assert f'href="/campaigns/{cid}/guilds">Cartels</a>' in rules
 
 
@@ -371,10 +401,14 @@ def _guild_world(engine, size: int) -> tuple[int, str]:
             guild = Guild(campaign_id=cid, name=f"Guild {k}", founder_player_id=founder.id, level=3, founded_round=1)
             s.add(guild)
             s.flush()
-            s.add_all([GuildMember(campaign_id=cid, guild_id=guild.id, player_id=founder.id),
-                       GuildMember(campaign_id=cid, guild_id=guild.id, player_id=member.id),
-                       GuildRequest(campaign_id=cid, guild_id=guild.id, player_id=asker.id, kind="request", fee=5),
-                       GuildRequest(campaign_id=cid, guild_id=guild.id, player_id=asker.id, kind="invitation")])
+            s.add_all(
+                [
+                    GuildMember(campaign_id=cid, guild_id=guild.id, player_id=founder.id),
+                    GuildMember(campaign_id=cid, guild_id=guild.id, player_id=member.id),
+                    GuildRequest(campaign_id=cid, guild_id=guild.id, player_id=asker.id, kind="request", fee=5),
+                    GuildRequest(campaign_id=cid, guild_id=guild.id, player_id=asker.id, kind="invitation"),
+                ]
+            )
         u = s.exec(select(User).where(User.id == roster[0].user_id)).one()
         u.password_hash = hash_password(PASSWORD)
         s.add(u)
@@ -383,8 +417,9 @@ def _guild_world(engine, size: int) -> tuple[int, str]:
 
 
 @pytest.mark.parametrize("path", ["/guilds", "/players", ""])
-def test_r8_1_guild_pages_run_the_same_statements_with_3_and_12_players_and_guilds(client, engine, count_statements, make_client,
-                                                                                  path):
+def test_r8_1_guild_pages_run_the_same_statements_with_3_and_12_players_and_guilds(
+    client, engine, count_statements, make_client, path
+):
     register(client, "gamemaster")
     counts = []
     for size in (3, 12):

@@ -6,6 +6,7 @@ and mission alliances only as mission alliances — or as pacts when the word is
 
 tests/web/test_campaign_words.py checks the forms of each word and a few pages by name; this
 file renders every main page and looks for any other word in what a reader sees."""
+
 from __future__ import annotations
 
 import re
@@ -16,8 +17,9 @@ from babel.support import NullTranslations
 
 from app.campaigns.terms import GUILD_TERMS, words
 from app.core.i18n import translations
-from tests.helpers import add_place, create_campaign, join, to_phase, user
-from tests.web.helpers import login, post
+from tests.builders.campaigns import campaign_with_players, start_campaign
+from tests.builders.pages import login, post
+from tests.builders.rounds import to_phase
 
 GUILD_FORMS = ("guild", "guild_of", "guilds", "guilds_of")
 ALLIANCE_FORMS = ("alliance", "alliance_of", "alliances", "alliances_of")
@@ -98,16 +100,10 @@ def _world(client, make_client, term: str, locale: str):
     """A running campaign whose guilds are called `term`, everyone reading `locale`: player0
     founded a guild, invited player1 (waiting), player2 asked to join (waiting); a round has
     ended, so guild income is in the ledger. Returns the campaign and the browsers."""
-    gm = user(client, "gamemaster", locale=locale)
-    cid = create_campaign(client, gm, guild={"term": term})["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(4)]
-    players = [join(client, gm, cid, f"player{i}") for i in range(3)]
+    gm, cid, players, places = campaign_with_players(client, 3, 4, gm_locale=locale, guild={"term": term})
     for p in players:
         assert client.patch("/api/v1/me", json={"locale": locale}, headers=p["headers"]).status_code == 200
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        assert client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"]).status_code == 201
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm).status_code == 200
+    start_campaign(client, gm, cid, players, places)
     browsers = {}
     for nickname in ("player0", "player1", "player2", "gamemaster"):
         browsers[nickname] = make_client()
@@ -116,9 +112,14 @@ def _world(client, make_client, term: str, locale: str):
     assert post(founder, f"/campaigns/{cid}/guilds", {"name": "Iron Hand", "confirm": "1"}).status_code == 303
     gid = client.get(f"/api/v1/campaigns/{cid}/guilds", headers=players[0]["headers"]).json()[0]["id"]
     # A member, so the round's income is shared; then the waiting invitation and request.
-    assert post(founder, f"/campaigns/{cid}/guilds/{gid}/invitations", {"player_id": str(players[1]["player_id"])}).status_code == 303
+    assert (
+        post(founder, f"/campaigns/{cid}/guilds/{gid}/invitations", {"player_id": str(players[1]["player_id"])}).status_code
+        == 303
+    )
     iid = client.get(f"/api/v1/campaigns/{cid}/guilds", headers=players[1]["headers"]).json()[0]["requests"][0]["id"]
-    assert post(browsers["player1"], f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept", {"confirm": "1"}).status_code == 303
+    assert (
+        post(browsers["player1"], f"/campaigns/{cid}/guilds/{gid}/invitations/{iid}/accept", {"confirm": "1"}).status_code == 303
+    )
     to_phase(client, gm, cid, "twilight")
     r = client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 1}, headers=gm)
     assert r.status_code == 200, r.text
@@ -150,4 +151,6 @@ def test_r8_2_r11_3_the_main_pages_say_only_the_campaigns_word(client, make_clie
     assert "Iron Hand" in seen[("player0", "")] and "player2" in seen[("player0", "")]
     assert own["Guilds"] in seen[("gamemaster", "/setup/6")]
     for who, path in (("player0", "/chronicle"), ("player0", "/rules"), ("player0", "/ledger")):
-        assert re.search(rf"(?<!\w)({'|'.join(re.escape(own[f]) for f in (*GUILD_FORMS, 'Guild', 'Guilds'))})(?!\w)", seen[(who, path)]), (who, path)
+        assert re.search(
+            rf"(?<!\w)({'|'.join(re.escape(own[f]) for f in (*GUILD_FORMS, 'Guild', 'Guilds'))})(?!\w)", seen[(who, path)]
+        ), (who, path)

@@ -1,15 +1,16 @@
 """Issue 17 (compression and caching): pages, JSON and static files above a small size go out
 gzipped; static files under content-hashed URLs are cached for a year, any other static
 request revalidates; the live stream is never compressed."""
+
 from __future__ import annotations
 
 import gzip
 import re
 
 from app.core.static import file_hash
-from tests.api.live_helpers import listen, stream_server  # noqa: F401
-from tests.helpers import running_campaign
-from tests.web.helpers import login
+from tests.api.live_helpers import listen, stream_server
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import login
 
 GZIP = {"Accept-Encoding": "gzip"}
 

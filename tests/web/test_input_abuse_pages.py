@@ -1,5 +1,6 @@
 """Hostile input on the pages (issue 10, R11.5): ids beyond the database in paths, queries and
 forms answer 404 or a form error, never a 500; return-to addresses stay on this site."""
+
 import re
 
 import pytest
@@ -10,13 +11,25 @@ from app.campaigns import pages as campaigns_pages
 from app.chronicle import pages as chronicle_pages
 from app.companies import pages as companies_pages
 from app.events import pages as events_pages
-from app.maps import map_pages, pages as maps_pages
+from app.maps import map_pages
+from app.maps import pages as maps_pages
 from app.warbands import pages as warbands_pages
-from tests.helpers import add_place, create_campaign, running_campaign, user
-from tests.web.helpers import login, post
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.pages import login, post
 
-MODULES = (accounts_pages, battles_pages, campaigns_pages, chronicle_pages, companies_pages, events_pages, map_pages,
-           maps_pages, warbands_pages)
+MODULES = (
+    accounts_pages,
+    battles_pages,
+    campaigns_pages,
+    chronicle_pages,
+    companies_pages,
+    events_pages,
+    map_pages,
+    maps_pages,
+    warbands_pages,
+)
 HUGE = ("100000000000000000000", str(2**31), "0", "-1")
 
 
@@ -27,6 +40,7 @@ def _routes():
                 yield route.path, sorted(route.methods)
 
 
+@pytest.mark.load
 def test_r11_5_every_page_with_an_impossible_id_in_its_path_is_404(client, make_client):
     gm, cid, _players, _places = running_campaign(client, 2)
     browser = make_client()
@@ -35,7 +49,9 @@ def test_r11_5_every_page_with_an_impossible_id_in_its_path_is_404(client, make_
     for path, methods in _routes():
         for target in re.findall(r"{(\w+)}", path):
             for huge in HUGE:
-                url = re.sub(r"{(\w+)}", lambda m: huge if m.group(1) == target else str(cid) if m.group(1) == "cid" else "1", path)
+                url = re.sub(
+                    r"{(\w+)}", lambda m: huge if m.group(1) == target else str(cid) if m.group(1) == "cid" else "1", path
+                )
                 for method in methods:
                     r = post(browser, url) if method == "POST" else browser.request(method, url, follow_redirects=False)
                     assert r.status_code in (303, 403, 404, 405, 409, 422), (method, url, r.status_code)
@@ -44,10 +60,18 @@ def test_r11_5_every_page_with_an_impossible_id_in_its_path_is_404(client, make_
     assert checked > 150
 
 
-@pytest.mark.parametrize("query", ["/battles?round=1e20", "/battles?round=100000000000000000000",
-                                   "/map?of=100000000000000000000", "/company?player_id=100000000000000000000",
-                                   "/ledger?player_id=99999999999", "/chronicle?page=100000000000000000000",
-                                   "/send?warband=100000000000000000000"])
+@pytest.mark.parametrize(
+    "query",
+    [
+        "/battles?round=1e20",
+        "/battles?round=100000000000000000000",
+        "/map?of=100000000000000000000",
+        "/company?player_id=100000000000000000000",
+        "/ledger?player_id=99999999999",
+        "/chronicle?page=100000000000000000000",
+        "/send?warband=100000000000000000000",
+    ],
+)
 def test_r11_5_page_queries_beyond_the_database_are_refused(client, make_client, query):
     gm, cid, _players, _places = running_campaign(client, 2)
     browser = make_client()
@@ -56,15 +80,18 @@ def test_r11_5_page_queries_beyond_the_database_are_refused(client, make_client,
     assert r.status_code in (404, 422), (query, r.status_code)
 
 
-@pytest.mark.parametrize(("path", "data"), [
-    ("/rewards", {"player_id": "100000000000000000000", "item": "item.bandages"}),
-    ("/ledger/adjustments", {"player_id": "1", "amount": "100000000000000000000", "reason": "x"}),
-    ("/ledger/adjustments", {"player_id": "100000000000000000000", "amount": "5", "reason": "x"}),
-    ("/places", {"name": "X", "parent_id": "100000000000000000000"}),
-    ("/events", {"place_id": "100000000000000000000", "title": "Ambush", "duration": "1"}),
-    ("/hideouts", {"place_id": "100000000000000000000"}),
-    ("/end-round", {"round": "100000000000000000000"}),
-])
+@pytest.mark.parametrize(
+    ("path", "data"),
+    [
+        ("/rewards", {"player_id": "100000000000000000000", "item": "item.bandages"}),
+        ("/ledger/adjustments", {"player_id": "1", "amount": "100000000000000000000", "reason": "x"}),
+        ("/ledger/adjustments", {"player_id": "100000000000000000000", "amount": "5", "reason": "x"}),
+        ("/places", {"name": "X", "parent_id": "100000000000000000000"}),
+        ("/events", {"place_id": "100000000000000000000", "title": "Ambush", "duration": "1"}),
+        ("/hideouts", {"place_id": "100000000000000000000"}),
+        ("/end-round", {"round": "100000000000000000000"}),
+    ],
+)
 def test_r11_5_page_forms_with_huge_numbers_are_refused_without_a_500(client, make_client, path, data):
     gm, cid, _players, _places = running_campaign(client, 2)
     browser = make_client()

@@ -1,7 +1,10 @@
 """The map editor (R1.3, R9.7, R1.1): the „Mapa miejsca” button, three levels at most, the
 Add place mode kept after adding, the path hint and the way back to the wizard."""
-from tests.helpers import add_place, create_campaign, running_campaign, user
-from tests.web.helpers import login, post
+
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.pages import login, post
 
 
 def _sheet(client, cid: int, pid: int) -> str:
@@ -23,7 +26,7 @@ def test_r1_3_place_map_button_creates_the_map_and_enters_it_three_levels_at_mos
     assert r.status_code == 303 and r.headers["location"] == f"/campaigns/{cid}/map?of={city['id']}"
     inner = client.get(r.headers["location"]).text
     assert '<rect class="bg"' in inner  # no image needed: the built-in background
-    assert '>City</a>' in inner.split('class="crumbs"')[1].split("</nav>")[0]
+    assert ">City</a>" in inner.split('class="crumbs"')[1].split("</nav>")[0]
     assert client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json()[0]["has_map"] is True
     sheet = _sheet(client, cid, city["id"])
     assert action not in sheet and "Enter inside" in sheet
@@ -64,7 +67,9 @@ def test_r1_2_add_mode_survives_adding_a_place(client):
     login(client, "addgm")
     sheet = client.get(f"/campaigns/{cid}/map/new-place?x=10&y=20&mode=add", headers={"HX-Request": "true"}).text
     assert f'name="next" value="/campaigns/{cid}/map?mode=add"' in sheet
-    r = post(client, f"/campaigns/{cid}/places", {"name": "Tower", "x": "10", "y": "20", "next": f"/campaigns/{cid}/map?mode=add"})
+    r = post(
+        client, f"/campaigns/{cid}/places", {"name": "Tower", "x": "10", "y": "20", "next": f"/campaigns/{cid}/map?mode=add"}
+    )
     assert r.status_code == 303 and r.headers["location"] == f"/campaigns/{cid}/map?mode=add"
     page = client.get(r.headers["location"]).text
     assert 'value="add" checked' in page and 'value="view" checked' not in page

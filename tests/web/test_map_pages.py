@@ -1,11 +1,14 @@
 """The map page (R1.2, R1.3, R9.7): SVG, sheet, editor actions through forms, no-JS list."""
+
 import io
 
 from PIL import Image
 
 from bench import large_campaign
-from tests.helpers import add_place, create_campaign, running_campaign, user
-from tests.web.helpers import login, post, register
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, running_campaign
+from tests.builders.maps import add_place
+from tests.builders.pages import login, post, register, shown
 
 
 def test_r1_2_map_page_draws_places_owners_and_flags(client, make_client):
@@ -57,12 +60,18 @@ def test_r1_2_gm_adds_moves_and_edits_places_from_the_map(client):
     login(client, "gamemaster")
     sheet = client.get(f"/campaigns/{cid}/map/new-place?x=33.3&y=66.6", headers={"HX-Request": "true"}).text
     assert 'value="33.3"' in sheet and 'value="66.6"' in sheet
-    r = post(client, f"/campaigns/{cid}/places", {"name": "Watchtower", "income": "3", "x": "33.3", "y": "66.6",
-                                                  "next": f"/campaigns/{cid}/map"})
+    r = post(
+        client,
+        f"/campaigns/{cid}/places",
+        {"name": "Watchtower", "income": "3", "x": "33.3", "y": "66.6", "next": f"/campaigns/{cid}/map"},
+    )
     assert r.status_code == 303 and r.headers["location"] == f"/campaigns/{cid}/map"
     new = next(p for p in client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json() if p["name"] == "Watchtower")
-    r = client.post(f"/campaigns/{cid}/places/{new['id']}/move", data={"x": "70", "y": "10"},
-                    headers={"X-CSRF-Token": client.get("/").text.split('name="csrf_token" value="')[1].split('"')[0]})
+    r = client.post(
+        f"/campaigns/{cid}/places/{new['id']}/move",
+        data={"x": "70", "y": "10"},
+        headers={"X-CSRF-Token": client.get("/").text.split('name="csrf_token" value="')[1].split('"')[0]},
+    )
     assert r.status_code == 204
     moved = next(p for p in client.get(f"/api/v1/campaigns/{cid}/places", headers=gm).json() if p["id"] == new["id"])
     assert (moved["x"], moved["y"]) == (70, 10)
@@ -86,7 +95,9 @@ def test_r9_7_gm_draws_paths_from_the_sheet_and_players_cannot(client, make_clie
     page = client.get(f"/campaigns/{cid}/map").text
     assert page.count('class="w o"') == 1
     path_id = client.get(f"/api/v1/campaigns/{cid}/paths", headers=gm).json()[0]["id"]
-    again = post(client, f"/campaigns/{cid}/paths", {"from_id": str(b["id"]), "to_id": str(a["id"])}, headers={"HX-Request": "true"})
+    again = post(
+        client, f"/campaigns/{cid}/paths", {"from_id": str(b["id"]), "to_id": str(a["id"])}, headers={"HX-Request": "true"}
+    )
     assert again.status_code == 409 and again.text == "These two places are already joined by a path."
     assert post(client, f"/campaigns/{cid}/paths/{path_id}", {"action": "two_way"}).status_code == 303
     assert 'class="w"' in client.get(f"/campaigns/{cid}/map").text
@@ -110,16 +121,27 @@ def test_map_image_upload_from_the_page(client):
     cid = create_campaign(client, gm)["id"]
     login(client, "gamemaster")
     token = client.get(f"/campaigns/{cid}/map").text.split('name="csrf_token" value="')[1].split('"')[0]
-    bad = client.post(f"/campaigns/{cid}/map/image", data={"csrf_token": token}, files={"file": ("x.png", b"nope", "image/png")},
-                      follow_redirects=False)
+    bad = shown(
+        client,
+        client.post(
+            f"/campaigns/{cid}/map/image",
+            data={"csrf_token": token},
+            files={"file": ("x.png", b"nope", "image/png")},
+            follow_redirects=False,
+        ),
+    )
     assert bad.status_code == 422 and "not a PNG, JPEG or WebP" in bad.text
     buf = io.BytesIO()
     Image.new("RGB", (800, 400), "white").save(buf, "PNG")
-    good = client.post(f"/campaigns/{cid}/map/image", data={"csrf_token": token}, files={"file": ("m.png", buf.getvalue(), "image/png")},
-                       follow_redirects=False)
+    good = client.post(
+        f"/campaigns/{cid}/map/image",
+        data={"csrf_token": token},
+        files={"file": ("m.png", buf.getvalue(), "image/png")},
+        follow_redirects=False,
+    )
     assert good.status_code == 303
     page = client.get(f"/campaigns/{cid}/map").text
-    assert 'viewBox="0 0 1000 500"' in page and "<image href=\"/media/" in page
+    assert 'viewBox="0 0 1000 500"' in page and '<image href="/media/' in page
 
 
 def test_map_page_with_300_places_and_600_paths_is_bounded_and_small(client, engine, count_statements):

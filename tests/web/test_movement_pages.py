@@ -3,6 +3,7 @@ where each warband stands on the warbands page, rosters that change only in a hi
 page offering only the moves allowed, positions on the map (a count per place, the sheet's list,
 orders kept secret), the GM placing a scattered warband from the dashboard and the map sheet,
 the module off showing none of it, and the map's statements bounded with the module on."""
+
 from __future__ import annotations
 
 import html
@@ -11,18 +12,16 @@ import re
 from sqlmodel import Session, select
 
 from app.warbands.models import Warband, WarbandMember
-from tests.api.movement_helpers import give_hideout, movement_campaign
-from tests.helpers import buy, running_campaign, to_phase, warband
-from tests.web.helpers import login, post
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.maps import give_hideout
+from tests.builders.movement import movement_campaign
+from tests.builders.pages import browser as browser_of
+from tests.builders.pages import post
+from tests.builders.rounds import to_phase
 
 FLASH = re.compile(r'<div class="flash" id="flash">\s*<p role="status">(.*?)</p>', re.S)
 BADGE = re.compile(r'<a id="p(\d+)"[^>]*>.*?</a>', re.S)
-
-
-def browser_of(make_client, nickname: str):
-    browser = make_client()
-    login(browser, nickname)
-    return browser
 
 
 def scatter(engine, wid: int) -> None:
@@ -145,8 +144,11 @@ def test_r9_8_roster_edit_and_disband_away_from_a_hideout_are_refused_with_the_m
     builder = anna.get(f"/campaigns/{m.cid}/warbands/{raiders['id']}/edit").text
     assert "At Ford" in builder and "Away from your hideouts: its roster changes only in a hideout." in builder
     before = members(engine, raiders["id"])
-    r = post(anna, f"/campaigns/{m.cid}/warbands/save",
-             {"warband_id": str(raiders["id"]), "name": "Raiders", "model_ids": [str(before[0])]})
+    r = post(
+        anna,
+        f"/campaigns/{m.cid}/warbands/save",
+        {"warband_id": str(raiders["id"]), "name": "Raiders", "model_ids": [str(before[0])]},
+    )
     assert r.status_code == 409, r.status_code
     assert html.escape("Raiders stands at Ford, away from your hideouts: its roster changes only in a hideout.") in r.text
     assert members(engine, raiders["id"]) == before  # nothing changed
@@ -180,7 +182,7 @@ def test_r9_8_send_page_with_paths_offers_only_one_path_step_in_the_paths_direct
     scatter(engine, lost["id"])
     ash, bree, crag, ford, glen = (m.places[n] for n in ("Ash", "Bree", "Crag", "Ford", "Glen"))
     at_ford = m.event("Ford", "Ambush at the Ford")
-    at_glen = m.event("Glen", "Glen raid")  # no path from Ash to Glen: not offered
+    m.event("Glen", "Glen raid")  # no path from Ash to Glen: not offered
     m.phase("orders")
     anna = browser_of(make_client, "player0")
     page = anna.get(f"/campaigns/{m.cid}/warbands/{raiders['id']}/send").text
@@ -188,7 +190,7 @@ def test_r9_8_send_page_with_paths_offers_only_one_path_step_in_the_paths_direct
     assert radios(page) == {f"event:{at_ford}"}  # Ford has an event: the event is the way there
     assert "Glen raid" not in page and "Bree" not in page and "Crag" not in page
     # Sent along the path; the order is the service's (and stays where the send page put it).
-    r = post(anna, f"/campaigns/{m.cid}/warbands/{raiders['id']}/send", {"target": f"event:{at_ford}"})
+    r = post(anna, f"/campaigns/{m.cid}/warbands/{raiders['id']}/send", {"target": f"event:{at_ford}", "confirm": "1"})
     assert r.status_code == 303, r.text[:800]
     # A place off the paths is refused with the message, not a 500, and nothing is sent.
     guard = m.band(1, "Guard")
@@ -215,8 +217,8 @@ def test_r9_8_send_page_with_paths_offers_only_one_path_step_in_the_paths_direct
 def test_r9_8_map_shows_a_count_per_place_and_the_sheet_lists_whose_warbands_stand_there(client, make_client):
     m = movement_campaign(client)
     ash, bree, ford = m.places["Ash"], m.places["Bree"], m.places["Ford"]
-    raiders, second = m.band(0, "Raiders"), m.band(0, "Second")
-    guard = m.band(1, "Guard")
+    raiders, _second = m.band(0, "Raiders"), m.band(0, "Second")
+    m.band(1, "Guard")
     bella = browser_of(make_client, "player1")
     page = bella.get(f"/campaigns/{m.cid}/map").text
     assert wb_badges(page) == {ash: 2, bree: 1}
@@ -350,8 +352,14 @@ def test_r9_8_map_with_positions_runs_the_same_statements_with_10x_warbands(clie
     def add(n: int) -> None:
         with Session(engine) as s:
             for i in range(n):
-                s.add(Warband(campaign_id=m.cid, player_id=m.pid(i % 2), name=f"Extra {i}",
-                              location_place_id=(ash, bree, ford, None)[i % 4]))
+                s.add(
+                    Warband(
+                        campaign_id=m.cid,
+                        player_id=m.pid(i % 2),
+                        name=f"Extra {i}",
+                        location_place_id=(ash, bree, ford, None)[i % 4],
+                    )
+                )
             s.commit()
 
     def counts() -> list[int]:

@@ -5,8 +5,10 @@ Every successful page form answers 303 See Other to a GET page; that page shows 
 once ("Bought Krusher for 34 gold."), the page after it no longer does, and reloading it does
 nothing again. One-way steps (Open hideout selection, Open Battles, End round, confirming the
 company, selling after confirmation, entering a battle result) first answer with a confirm
-step that changed nothing; the same post with confirm=1 acts. Refusals stay in place (4xx).
+step that changed nothing; the same post with confirm=1 acts. A refusal answers 303 to the
+form's page, whose next GET shows it with its 4xx status (tests/web/test_refused_forms_R11_5.py).
 """
+
 from __future__ import annotations
 
 import html
@@ -19,52 +21,101 @@ import pytest
 from PIL import Image
 
 import app
-from tests.api.test_battles_api import two_player_battle
-from tests.helpers import buy, create_campaign, event, join, running_campaign, to_phase, user
-from tests.web.helpers import csrf, login, post, register
-
-FLASH = re.compile(r'<div class="flash" id="flash">\s*<p role="status">(.*?)</p>', re.S)
+from tests.builders.accounts import user
+from tests.builders.battles import two_player_battle
+from tests.builders.campaigns import create_campaign, join, running_campaign
+from tests.builders.companies import buy
+from tests.builders.pages import csrf, flash_of, login, post, prg, register
+from tests.builders.rounds import event, to_phase
 
 # Every page route that takes a POST, and how it answers. A new page form must be added
 # here (and given a test below): a successful post redirects with a flash message.
 PRG_ROUTES = {
-    "/login", "/register", "/logout", "/language",
-    "/account/password", "/account/tokens", "/account/tokens/{token_id}/revoke", "/account/sessions/revoke-others",
-    "/campaigns/new", "/campaigns/{cid}/setup/{step}", "/campaigns/{cid}/status", "/campaigns/{cid}/phase",
-    "/campaigns/{cid}/end-round", "/campaigns/{cid}/hideouts", "/campaigns/{cid}/invitation/{decision}",
+    "/login",
+    "/register",
+    "/logout",
+    "/language",
+    "/account/password",
+    "/account/time-zone",
+    "/account/tokens",
+    "/account/tokens/{token_id}/revoke",
+    "/account/sessions/revoke-others",
+    "/campaigns/new",
+    "/campaigns/{cid}/setup/{step}",
+    "/campaigns/{cid}/status",
+    "/campaigns/{cid}/phase",
+    "/campaigns/{cid}/end-round",
+    "/campaigns/{cid}/hideouts",
+    "/campaigns/{cid}/invitation/{decision}",
     "/campaigns/{cid}/invitations",
-    "/campaigns/{cid}/company/faction", "/campaigns/{cid}/company/confirm", "/campaigns/{cid}/company/models/{mid}/sell",
-    "/campaigns/{cid}/company/items/{iid}/sell", "/campaigns/{cid}/company/items/{iid}/assign",
-    "/campaigns/{cid}/shop/models", "/campaigns/{cid}/shop/items", "/campaigns/{cid}/rewards",
+    "/campaigns/{cid}/company/faction",
+    "/campaigns/{cid}/company/confirm",
+    "/campaigns/{cid}/company/models/{mid}/sell",
+    "/campaigns/{cid}/company/items/{iid}/sell",
+    "/campaigns/{cid}/company/items/{iid}/assign",
+    "/campaigns/{cid}/shop/models",
+    "/campaigns/{cid}/shop/items",
+    "/campaigns/{cid}/rewards",
     "/campaigns/{cid}/ledger/adjustments",
-    "/campaigns/{cid}/events", "/campaigns/{cid}/events/{eid}", "/campaigns/{cid}/events/{eid}/end",
-    "/campaigns/{cid}/places", "/campaigns/{cid}/places/{pid}", "/campaigns/{cid}/places/{pid}/delete",
-    "/campaigns/{cid}/places/{pid}/map", "/campaigns/{cid}/map/image",
-    "/campaigns/{cid}/paths", "/campaigns/{cid}/paths/{path_id}", "/campaigns/{cid}/paths/{path_id}/delete",
-    "/campaigns/{cid}/warbands/save", "/campaigns/{cid}/warbands/{wid}/disband", "/campaigns/{cid}/warbands/{wid}/send",
+    "/campaigns/{cid}/events",
+    "/campaigns/{cid}/events/{eid}",
+    "/campaigns/{cid}/events/{eid}/end",
+    "/campaigns/{cid}/events/{eid}/reuse",
+    "/campaigns/{cid}/places",
+    "/campaigns/{cid}/places/bulk",
+    "/campaigns/{cid}/places/{pid}",
+    "/campaigns/{cid}/places/{pid}/delete",
+    "/campaigns/{cid}/places/{pid}/map",
+    "/campaigns/{cid}/map/image",
+    "/campaigns/{cid}/paths",
+    "/campaigns/{cid}/paths/{path_id}",
+    "/campaigns/{cid}/paths/{path_id}/delete",
+    "/campaigns/{cid}/warbands/save",
+    "/campaigns/{cid}/warbands/{wid}/disband",
+    "/campaigns/{cid}/warbands/{wid}/send",
+    "/campaigns/{cid}/warbands/{wid}/take-out",
+    "/campaigns/{cid}/company/models/{mid}/name",
+    # a roster file, after its confirm step (tests/web/test_roster_import_pages.py)
+    "/campaigns/{cid}/company/import",
     "/campaigns/{cid}/warbands/{wid}/cancel",
-    "/campaigns/{cid}/battles/{bid}/result", "/campaigns/{cid}/battles/{bid}/confirm",
-    "/campaigns/{cid}/battles/{bid}/dispute", "/campaigns/{cid}/battles/{bid}/resolve",
+    "/campaigns/{cid}/battles/{bid}/result",
+    "/campaigns/{cid}/battles/{bid}/confirm",
+    "/campaigns/{cid}/battles/{bid}/dispute",
+    "/campaigns/{cid}/battles/{bid}/resolve",
     # the battle clock (tests/web/test_clock_pages.py)
-    "/campaigns/{cid}/battles/{bid}/clock", "/campaigns/{cid}/clock-settings", "/campaigns/{cid}/events/{eid}/clock-settings",
+    "/campaigns/{cid}/battles/{bid}/clock",
+    "/campaigns/{cid}/clock-settings",
+    "/campaigns/{cid}/events/{eid}/clock-settings",
     # settlement and Twilight (tests/web/test_settlement_pages.py)
-    "/campaigns/{cid}/battles/{bid}/settlements/{wid}", "/campaigns/{cid}/battles/{bid}/settlements/{wid}/reopen",
-    "/campaigns/{cid}/ransoms/{rid}/{decision}", "/campaigns/{cid}/twilight/choices",
+    "/campaigns/{cid}/battles/{bid}/settlements/{wid}",
+    "/campaigns/{cid}/battles/{bid}/settlements/{wid}/reopen",
+    "/campaigns/{cid}/ransoms/{rid}/{decision}",
+    "/campaigns/{cid}/twilight/choices",
     # guilds and mission alliances (tests/web/test_guild_pages.py, test_alliance_pages.py)
-    "/campaigns/{cid}/guilds", "/campaigns/{cid}/guilds/{gid}/requests", "/campaigns/{cid}/guilds/{gid}/requests/{rid}/{decision}",
-    "/campaigns/{cid}/guilds/{gid}/invitations", "/campaigns/{cid}/guilds/{gid}/invitations/{iid}/{decision}",
-    "/campaigns/{cid}/guilds/{gid}/upgrade", "/campaigns/{cid}/guilds/{gid}/leave", "/campaigns/{cid}/guilds/{gid}/dissolve",
-    "/campaigns/{cid}/alliances", "/campaigns/{cid}/alliances/{aid}/accept", "/campaigns/{cid}/alliances/{aid}/decline",
+    "/campaigns/{cid}/guilds",
+    "/campaigns/{cid}/guilds/{gid}/requests",
+    "/campaigns/{cid}/guilds/{gid}/requests/{rid}/{decision}",
+    "/campaigns/{cid}/guilds/{gid}/invitations",
+    "/campaigns/{cid}/guilds/{gid}/invitations/{iid}/{decision}",
+    "/campaigns/{cid}/guilds/{gid}/upgrade",
+    "/campaigns/{cid}/guilds/{gid}/leave",
+    "/campaigns/{cid}/guilds/{gid}/dissolve",
+    "/campaigns/{cid}/alliances",
+    "/campaigns/{cid}/alliances/{aid}/accept",
+    "/campaigns/{cid}/alliances/{aid}/decline",
     "/campaigns/{cid}/alliances/{aid}/withdraw",
     # gold transfers and letters (tests/web/test_transfer_pages.py, test_letter_pages.py)
-    "/campaigns/{cid}/transfers", "/campaigns/{cid}/letters", "/campaigns/{cid}/letters/{lid}/reply",
-    "/campaigns/{cid}/letters/{lid}/read", "/campaigns/{cid}/letters/{lid}/unread",
+    "/campaigns/{cid}/transfers",
+    "/campaigns/{cid}/letters",
+    "/campaigns/{cid}/letters/{lid}/reply",
+    "/campaigns/{cid}/letters/{lid}/read",
+    "/campaigns/{cid}/letters/{lid}/unread",
     # warband movement (tests/web/test_movement_pages.py)
     "/campaigns/{cid}/warbands/{wid}/position",
 }
-from tests.secrecy import matrix_exports, matrix_pwa, matrix_season, matrix_webhooks  # noqa: E402
+from tests.secrecy.matrix import DOMAIN_MATRICES  # noqa: E402
 
-for _extra in (matrix_season, matrix_webhooks, matrix_exports, matrix_pwa):
+for _extra in DOMAIN_MATRICES:
     PRG_ROUTES |= _extra.PRG
 NOT_PRG = {
     "/campaigns/{cid}/letters/preview": "the compose/reply preview changes nothing: it shows the form again with the body as it will be read",
@@ -73,31 +124,12 @@ NOT_PRG = {
 }
 
 
-def flash_of(page: str) -> str | None:
-    found = FLASH.search(page)
-    return html.unescape(found.group(1)).strip() if found else None
-
-
-def prg(browser, path: str, data: dict | None = None, *, says: str, token_from: str = "/", **kwargs) -> str:
-    """A successful page form: 303 See Other to a GET page that shows `says` once; the
-    next view of it does not. Returns the redirect's target."""
-    r = post(browser, path, data or {}, token_from=token_from, **kwargs)
-    assert r.status_code == 303, (path, r.status_code, r.text[:600])
-    target = r.headers["location"]
-    assert target.startswith("/"), target
-    first = browser.get(target)
-    assert first.status_code == 200, (target, first.status_code)
-    assert says in (flash_of(first.text) or ""), (path, flash_of(first.text))
-    assert flash_of(browser.get(target).text) is None, "the flash is shown once"
-    return target
-
-
 def _page_post_routes() -> set[str]:
     routes = set()
     for info in pkgutil.walk_packages(app.__path__, "app."):
         if info.name.rsplit(".", 1)[-1].endswith("pages"):
             module = importlib.import_module(info.name)
-            for route in getattr(module, "router").routes:
+            for route in module.router.routes:
                 if "POST" in getattr(route, "methods", set()):
                     routes.add(route.path)
     return routes
@@ -151,8 +183,12 @@ def test_r3_2_r11_5_buying_redirects_to_the_shop_and_a_refresh_buys_nothing(clie
     assert browser.get(html.unescape(chip)).status_code == 200
     item = next(i for i in client.get("/api/v1/catalog/items").json() if i["rarity"] == "Common")
     gpp = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["settings"]["gold_per_point"]
-    target = prg(browser, f"/campaigns/{cid}/shop/items", {"item": item["key"], "q": ""},
-                 says=f"Bought {item['name']} for {item['points'] * gpp} gold.")
+    target = prg(
+        browser,
+        f"/campaigns/{cid}/shop/items",
+        {"item": item["key"], "q": ""},
+        says=f"Bought {item['name']} for {item['points'] * gpp} gold.",
+    )
     assert target.endswith(f"#i-{item['key']}")
     assert _gold_and_models(client, cid, anna)[2] == 1
 
@@ -191,6 +227,8 @@ def test_r2_1_open_battles_asks_first_and_changes_nothing_until_confirmed(client
     assert ask.status_code == 200 and "Open Battles?" in ask.text
     assert "Orders become public and battles are announced; this cannot be undone." in ask.text
     form = _confirm_form(ask.text)
+    # The confirm step carries the form's one-time key on (R11.6).
+    assert form.pop("once").isdigit()
     assert form == {"action": f"/campaigns/{cid}/phase", "phase": "battles", "confirm": "1"}
     assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["phase"] == "orders"
     assert client.get(f"/api/v1/campaigns/{cid}/chronicle", headers=gm).json()["items"] == chronicle
@@ -210,16 +248,22 @@ def test_r1_5_open_hideout_selection_asks_first(client, make_client):
     ask = post(browser, f"/campaigns/{cid}/status", {"status": "hideouts"})
     assert ask.status_code == 200 and "Open hideout selection?" in ask.text and "This cannot be undone." in ask.text
     assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["status"] == "setup"
-    prg(browser, f"/campaigns/{cid}/status", {"status": "hideouts", "confirm": "1"},
-        says="Hideout selection is open; the roster is closed.")
+    prg(
+        browser,
+        f"/campaigns/{cid}/status",
+        {"status": "hideouts", "confirm": "1"},
+        says="Hideout selection is open; the roster is closed.",
+    )
     assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["status"] == "hideouts"
 
 
 def _campaign_in_setup(client):
     gm = user(client, "gamemaster")
     cid = create_campaign(client, gm)["id"]
-    places = [client.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Place {i}", "hideout_slot": True}, headers=gm).json()
-              for i in range(3)]
+    places = [
+        client.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Place {i}", "hideout_slot": True}, headers=gm).json()
+        for i in range(3)
+    ]
     players = [join(client, gm, cid, f"player{i}") for i in range(2)]
     return gm, cid, players, places
 
@@ -291,19 +335,34 @@ def test_r6_8_dispute_redirects_with_a_flash(client, make_client):
 
 
 def test_r11_5_account_forms_redirect_with_a_flash(client, make_client):
-    prg(client, "/register", {"nickname": "anna", "password": "correct horse battery"}, token_from="/register",
-        says="Welcome, anna! Your account is ready.")
+    prg(
+        client,
+        "/register",
+        {"nickname": "anna", "password": "correct horse battery"},
+        token_from="/register",
+        says="Welcome, anna! Your account is ready.",
+    )
     prg(client, "/logout", says="You are logged out.")
-    prg(client, "/login", {"nickname": "anna", "password": "correct horse battery", "next": "/account"}, token_from="/login",
-        says="Welcome back, anna.")
+    prg(
+        client,
+        "/login",
+        {"nickname": "anna", "password": "correct horse battery", "next": "/account"},
+        token_from="/login",
+        says="Welcome back, anna.",
+    )
     # The message is read on the next page, in the language just chosen (R11.3).
     prg(client, "/language", {"locale": "pl", "next": "/account"}, says="Zmieniono język na: Polski.")
     prg(client, "/language", {"locale": "en", "next": "/account"}, says="Language changed to English.")
+    prg(client, "/account/time-zone", {"time_zone": "Europe/Warsaw"}, token_from="/account", says="Time zone: Europe/Warsaw.")
     other = make_client()
     login(other, "anna")
     prg(client, "/account/sessions/revoke-others", says="Other sessions logged out: 1.")
-    prg(client, "/account/password", {"current": "correct horse battery", "new": "another password"},
-        says="Your password was changed; your other sessions were logged out.")
+    prg(
+        client,
+        "/account/password",
+        {"current": "correct horse battery", "new": "another password"},
+        says="Your password was changed; your other sessions were logged out.",
+    )
     r = post(client, "/account/tokens", {"name": "club-bot"})
     assert r.status_code == 303 and r.headers["location"] == "/account"
     page = client.get("/account").text
@@ -325,8 +384,12 @@ def test_r1_1_r1_4_r1_5_campaign_forms_redirect_with_a_flash(client, make_client
     assert target == f"/campaigns/{cid}/setup/2"
     prg(client, f"/campaigns/{cid}/setup/2", {"max_players": "4"}, says="Saved: Players.")
     for name in ("Ravensgate", "Mill", "Ford"):
-        prg(client, f"/campaigns/{cid}/places", {"name": name, "hideout_slot": "on", "next": f"/campaigns/{cid}/setup/3"},
-            says=f"Place {name} added.")
+        prg(
+            client,
+            f"/campaigns/{cid}/places",
+            {"name": name, "hideout_slot": "on", "next": f"/campaigns/{cid}/setup/3"},
+            says=f"Place {name} added.",
+        )
     for nick in ("anna", "borys", "cyril"):
         prg(client, f"/campaigns/{cid}/invitations", {"nickname": nick}, says=f"{nick} is invited.")
     prg(anna, f"/campaigns/{cid}/invitation/accept", says="You joined Winter.")
@@ -336,7 +399,12 @@ def test_r1_1_r1_4_r1_5_campaign_forms_redirect_with_a_flash(client, make_client
     place_ids = [int(p) for p in re.findall(r'name="place_id" value="(\d+)"', anna.get(f"/campaigns/{cid}").text)]
     prg(anna, f"/campaigns/{cid}/hideouts", {"place_id": str(place_ids[0])}, says="Your hideout is at Ravensgate.")
     prg(cyril, f"/campaigns/{cid}/hideouts", {"place_id": str(place_ids[1])}, says="Your hideout is at Mill.")
-    prg(client, f"/campaigns/{cid}/status", {"status": "running"}, says="The campaign has started: round 1, Preparation.")
+    prg(
+        client,
+        f"/campaigns/{cid}/status",
+        {"status": "running", "confirm": "1"},
+        says="The campaign has started: round 1, Preparation.",
+    )
     prg(client, f"/campaigns/{cid}/phase", {"phase": "orders"}, says="Phase changed to Orders.")
     prg(client, f"/campaigns/{cid}/setup/6", {"alliance_fee": "12"}, says="Saved: ")
     prg(client, f"/campaigns/{cid}/status", {"status": "finished", "confirm": "1"}, says="The campaign is finished.")
@@ -352,16 +420,28 @@ def test_r3_1_r3_7_r3_8_r3_9_company_forms_redirect_with_a_flash(client, make_cl
     h = anna["headers"]
     leader = client.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": "orcs.krusher"}, headers=h).json()
     item = client.post(f"/api/v1/campaigns/{cid}/company/items", json={"item": "item.bandages"}, headers=h).json()
-    prg(browser, f"/campaigns/{cid}/company/items/{item['id']}/assign", {"model_id": str(leader["id"])},
-        says=f"{item['name']} given to Krusher.")
+    prg(
+        browser,
+        f"/campaigns/{cid}/company/items/{item['id']}/assign",
+        {"model_id": str(leader["id"])},
+        says=f"{item['name']} given to Krusher.",
+    )
     prg(browser, f"/campaigns/{cid}/company/items/{item['id']}/assign", {"model_id": ""}, says=f"{item['name']} is in the stash.")
     prg(browser, f"/campaigns/{cid}/company/items/{item['id']}/sell", says=f"Sold {item['name']}, {item['price']} gold back.")
     g = make_client()
     login(g, "gamemaster")
-    prg(g, f"/campaigns/{cid}/rewards", {"player_id": str(anna["player_id"]), "item": "item.bandages"},
-        says=f"Reward granted to anna: {item['name']}.")
-    prg(g, f"/campaigns/{cid}/ledger/adjustments", {"player_id": str(anna["player_id"]), "amount": "-5", "reason": "Late"},
-        says="Gold adjusted for anna: -5.")
+    prg(
+        g,
+        f"/campaigns/{cid}/rewards",
+        {"player_id": str(anna["player_id"]), "item": "item.bandages"},
+        says=f"Reward granted to anna: {item['name']}.",
+    )
+    prg(
+        g,
+        f"/campaigns/{cid}/ledger/adjustments",
+        {"player_id": str(anna["player_id"]), "amount": "-5", "reason": "Late"},
+        says="Gold adjusted for anna: -5.",
+    )
 
 
 def test_r4_r5_warband_event_and_order_forms_redirect_with_a_flash(client, make_client):
@@ -369,8 +449,12 @@ def test_r4_r5_warband_event_and_order_forms_redirect_with_a_flash(client, make_
     models = buy(client, cid, players[0], "orcs.krusher", "orcs.ax", faction="orcs")
     browser = make_client()
     login(browser, "player0")
-    target = prg(browser, f"/campaigns/{cid}/warbands/save", {"name": "Raiders", "model_ids": [str(m["id"]) for m in models]},
-                 says="Warband Raiders saved.")
+    target = prg(
+        browser,
+        f"/campaigns/{cid}/warbands/save",
+        {"name": "Raiders", "model_ids": [str(m["id"]) for m in models]},
+        says="Warband Raiders saved.",
+    )
     wid = int(target.split("#w")[1])
     g = make_client()
     login(g, "gamemaster")
@@ -378,10 +462,14 @@ def test_r4_r5_warband_event_and_order_forms_redirect_with_a_flash(client, make_
     eid = client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json()[0]["id"]
     prg(g, f"/campaigns/{cid}/events/{eid}", {"title": "Great storm"}, says="Event Great storm saved.")
     to_phase(client, gm, cid, "orders")
-    prg(browser, f"/campaigns/{cid}/warbands/{wid}/send", {"target": f"event:{eid}"},
-        says="Raiders sent to Great storm · Place 2.")
+    prg(
+        browser,
+        f"/campaigns/{cid}/warbands/{wid}/send",
+        {"target": f"event:{eid}", "confirm": "1"},
+        says="Raiders sent to Great storm · Place 2.",
+    )
     prg(g, f"/campaigns/{cid}/warbands/{wid}/cancel", {"from": "orders"}, says="The order of Raiders is undone.")
-    prg(g, f"/campaigns/{cid}/events/{eid}/end", says="Event Great storm ended.")
+    prg(g, f"/campaigns/{cid}/events/{eid}/end", {"confirm": "1"}, says="Event Great storm ended.")
     to_phase(client, gm, cid, "preparation")
     prg(browser, f"/campaigns/{cid}/warbands/{wid}/disband", says="Warband Raiders disbanded.")
 
@@ -393,8 +481,12 @@ def test_r1_2_r1_3_r9_7_map_and_place_forms_redirect_with_a_flash(client, make_c
     b = client.post(f"/api/v1/campaigns/{cid}/places", json={"name": "Beta"}, headers=gm).json()
     browser = make_client()
     login(browser, "gamemaster")
-    prg(browser, f"/campaigns/{cid}/places/{a['id']}", {"name": "Alpha Keep", "income": "3", "next": f"/campaigns/{cid}/places"},
-        says="Place Alpha Keep saved.")
+    prg(
+        browser,
+        f"/campaigns/{cid}/places/{a['id']}",
+        {"name": "Alpha Keep", "income": "3", "next": f"/campaigns/{cid}/places"},
+        says="Place Alpha Keep saved.",
+    )
     prg(browser, f"/campaigns/{cid}/paths", {"from_id": str(a["id"]), "to_id": str(b["id"])}, says="Path added.")
     path_id = client.get(f"/api/v1/campaigns/{cid}/paths", headers=gm).json()[0]["id"]
     prg(browser, f"/campaigns/{cid}/paths/{path_id}", {"action": "one_way"}, says="Path changed.")
@@ -406,8 +498,12 @@ def test_r1_2_r1_3_r9_7_map_and_place_forms_redirect_with_a_flash(client, make_c
     buf = io.BytesIO()
     Image.new("RGB", (400, 200), "white").save(buf, "PNG")
     token = csrf(browser, f"/campaigns/{cid}/map")
-    r = browser.post(f"/campaigns/{cid}/map/image", data={"csrf_token": token}, files={"file": ("m.png", buf.getvalue(), "image/png")},
-                     follow_redirects=False)
+    r = browser.post(
+        f"/campaigns/{cid}/map/image",
+        data={"csrf_token": token},
+        files={"file": ("m.png", buf.getvalue(), "image/png")},
+        follow_redirects=False,
+    )
     assert r.status_code == 303 and flash_of(browser.get(r.headers["location"]).text) == "Map image uploaded."
     prg(browser, f"/campaigns/{cid}/places/{a['id']}/map", says="Alpha Keep has its own map now.")
     prg(browser, f"/campaigns/{cid}/places/{b['id']}/delete", {"next": f"/campaigns/{cid}/places"}, says="Place Beta removed.")
@@ -436,11 +532,14 @@ def test_r11_5_registration_lists_every_problem_at_once_and_keeps_the_nickname(c
     assert "Nickname is required." in r.text and "Password: The password must have at least 8 characters." in r.text
 
 
-@pytest.mark.parametrize("headers, cookie, expected", [
-    ({}, None, "Campaign name is required."),
-    ({"Accept-Language": "pl-PL,pl;q=0.9"}, None, "Pole „Nazwa kampanii” jest wymagane."),
-    ({}, "pl", "Pole „Nazwa kampanii” jest wymagane."),
-])
+@pytest.mark.parametrize(
+    "headers, cookie, expected",
+    [
+        ({}, None, "Campaign name is required."),
+        ({"Accept-Language": "pl-PL,pl;q=0.9"}, None, "Pole „Nazwa kampanii” jest wymagane."),
+        ({}, "pl", "Pole „Nazwa kampanii” jest wymagane."),
+    ],
+)
 def test_r1_1_r11_3_wizard_step_1_says_the_campaign_name_is_required(client, make_client, headers, cookie, expected):
     browser = make_client()
     user(client, "gamemaster")
@@ -448,8 +547,11 @@ def test_r1_1_r11_3_wizard_step_1_says_the_campaign_name_is_required(client, mak
         browser.cookies.set("hideout_lang", cookie)
     token = csrf(browser, "/login")
     browser.headers.update(headers)
-    r = browser.post("/login", data={"csrf_token": token, "nickname": "gamemaster", "password": "correct horse battery"},
-                     follow_redirects=False)
+    r = browser.post(
+        "/login",
+        data={"csrf_token": token, "nickname": "gamemaster", "password": "correct horse battery"},
+        follow_redirects=False,
+    )
     assert r.status_code == 303
     r = post(browser, "/campaigns/new", {"name": "", "story": "Kept *story*"}, token_from="/campaigns/new")
     assert r.status_code == 422
@@ -486,22 +588,36 @@ def test_r11_5_other_forms_name_their_fields(client, make_client):
     r = post(g, f"/campaigns/{cid}/ledger/adjustments", {"player_id": str(players[0]["player_id"]), "amount": "x", "reason": " "})
     assert r.status_code == 422 and "Amount: Enter a whole number." in r.text
     assert "Reason: Give a reason; the player will see it in their ledger." in r.text and 'value="x"' in r.text
-    r = post(g, f"/campaigns/{cid}/events", {"place_id": str(places[2]["id"]), "title": "", "duration": "0", "points_limit": "-1"})
+    r = post(
+        g, f"/campaigns/{cid}/events", {"place_id": str(places[2]["id"]), "title": "", "duration": "0", "points_limit": "-1"}
+    )
     assert r.status_code == 422
-    for message in ("Title is required.", "Duration (rounds): This number must be at least 1.",
-                    "Points limit: This number must be at least 1."):
+    for message in (
+        "Title is required.",
+        "Duration (rounds): This number must be at least 1.",
+        "Points limit: This number must be at least 1.",
+    ):
         assert message in r.text, message
     ev = event(client, gm, cid, places[2]["id"], "Fog")
-    r = post(g, f"/campaigns/{cid}/events/{ev['id']}", {"title": "Fog", "duration": "500", "scenario": "__other__", "other_mission": ""})
+    r = post(
+        g,
+        f"/campaigns/{cid}/events/{ev['id']}",
+        {"title": "Fog", "duration": "500", "scenario": "__other__", "other_mission": ""},
+    )
     assert r.status_code == 422 and "Duration (rounds): This number must be at most 100." in r.text
-    assert f'<details open>' in r.text and 'value="500"' in r.text
+    assert "<details open>" in r.text and 'value="500"' in r.text
     r = post(g, f"/campaigns/{cid}/places", {"name": "", "income": "-1", "x": "500", "next": f"/campaigns/{cid}/places"})
     assert r.status_code == 422
-    for message in ("Name is required.", "Income per round: This number must be at least 0.",
-                    "Position x (%): This number must be at most 100."):
+    for message in (
+        "Name is required.",
+        "Income per round: This number must be at least 0.",
+        "Position x (%): This number must be at most 100.",
+    ):
         assert message in r.text, message
     assert 'value="500"' in r.text
-    r = post(g, f"/campaigns/{cid}/places/{places[2]['id']}", {"name": "Renamed", "income": "-3", "next": f"/campaigns/{cid}/places"})
+    r = post(
+        g, f"/campaigns/{cid}/places/{places[2]['id']}", {"name": "Renamed", "income": "-3", "next": f"/campaigns/{cid}/places"}
+    )
     assert r.status_code == 422 and "Income per round: This number must be at least 0." in r.text and 'value="Renamed"' in r.text
     r = post(g, f"/campaigns/{cid}/invitations", {"nickname": ""})
     assert r.status_code == 422 and "Nickname is required." in r.text

@@ -2,6 +2,7 @@
 served from the root, the layout linking them, the offline page, and a logout that clears
 what the browser kept. The worker's own behaviour runs in Chromium
 (tests/e2e/test_pwa_flow.py); here the markup it relies on is checked against the pages."""
+
 from __future__ import annotations
 
 import json
@@ -10,15 +11,19 @@ from pathlib import Path
 
 from PIL import Image
 
-from app.core.settings import ROOT
-from tests.helpers import campaign_with_players, register
+from app.core.settings import PACKAGE
+from tests.builders.accounts import register
+from tests.builders.campaigns import campaign_with_players
+from tests.builders.pages import login, post
 from tests.secrecy.test_matrix import app_routes
-from tests.web.helpers import login, post
 
-STATIC = ROOT / "static"
+STATIC = PACKAGE / "static"
 WORKER = (STATIC / "sw.js").read_text()
-PAGE_PATHS = {"/campaigns/{cid}": "/campaigns/7", "/campaigns/{cid}/map": "/campaigns/7/map",
-              "/campaigns/{cid}/battles/{bid}": "/campaigns/7/battles/12"}
+PAGE_PATHS = {
+    "/campaigns/{cid}": "/campaigns/7",
+    "/campaigns/{cid}/map": "/campaigns/7/map",
+    "/campaigns/{cid}/battles/{bid}": "/campaigns/7/battles/12",
+}
 
 
 def _link(page: str, rel: str) -> str:
@@ -94,8 +99,17 @@ def test_issue19_the_worker_keeps_exactly_the_dashboard_map_and_battle_pages(app
     for route, example in PAGE_PATHS.items():
         assert route in routes
         assert any(p.fullmatch(example) for p in patterns), example
-    for other in ("/", "/account", "/campaigns/7/company", "/campaigns/7/letters", "/api/v1/campaigns/7",
-                  "/campaigns/7/map/places", "/campaigns/7/battles", "/login", "/offline"):
+    for other in (
+        "/",
+        "/account",
+        "/campaigns/7/company",
+        "/campaigns/7/letters",
+        "/api/v1/campaigns/7",
+        "/campaigns/7/map/places",
+        "/campaigns/7/battles",
+        "/login",
+        "/offline",
+    ):
         assert not any(p.fullmatch(other) for p in patterns), other
     # Never a form's answer, an API answer or an htmx partial: only GET navigations are saved.
     assert 'request.mode === "navigate"' in WORKER and 'request.method !== "GET"' in WORKER

@@ -2,6 +2,7 @@
 preselected from the Players tab), refusals in the user's language, the confirm step without
 JavaScript that changes nothing, then Post/Redirect/Get with a flash; and no page shows a
 transfer to anybody but its two parties."""
+
 from __future__ import annotations
 
 import html
@@ -10,20 +11,12 @@ import re
 from sqlmodel import Session, func, select
 
 from app.gold.models import Transfer
-from tests.api.test_transfers_api import AMOUNT, MARKER, ledger_adds_up, running_trio, send, snapshot
-from tests.helpers import create_campaign, join, user
-from tests.web.helpers import login, post
-from tests.web.test_prg import flash_of, prg
+from tests.api.test_transfers_api import AMOUNT, MARKER, ledger_adds_up, send, snapshot
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, running_trio
+from tests.builders.pages import browser, flash_of, post, prg
 
 HIDDEN = re.compile(r'<input type="hidden" name="([^"]+)" value="([^"]*)">')
-
-
-def browser(make_client, nickname: str, **cookies):
-    b = make_client()
-    for k, v in cookies.items():
-        b.cookies.set(k, v)
-    login(b, nickname)
-    return b
 
 
 def number_in(page: str, n: int) -> bool:
@@ -72,7 +65,7 @@ def test_r8_11_r11_5_confirm_step_changes_nothing_then_confirm_sends_once_with_a
     assert r.status_code == 200, r.text
     assert f"Send {AMOUNT} gold to borys?" in html.unescape(r.text)
     fields = {k: v for k, v in HIDDEN.findall(r.text) if k not in ("csrf_token", "next")}
-    assert fields == {**body, "confirm": "1"}, fields
+    assert {k: v for k, v in fields.items() if k != "once"} == {**body, "confirm": "1"}, fields  # "once": the form's one-time key
     assert snapshot(engine) == before  # the confirm step changed nothing
     # The confirm page's button posts the same form with confirm=1: sent, 303 to the ledger,
     # the flash names the amount and the recipient once.
@@ -118,7 +111,12 @@ def test_r8_11_r11_3_refusals_show_on_the_form_in_the_users_language_and_change_
     pl = {"Accept-Language": "pl-PL,pl;q=0.9"}
     cases = [  # (form, status, English, Polish)
         ({"amount": "500"}, 409, "Not enough gold: 500 needed, you have 400.", "Za mało złota: potrzeba 500, masz 400."),
-        ({"to_player_id": str(anna["player_id"])}, 422, "You cannot send gold to yourself.", "Nie możesz wysłać złota samemu sobie."),
+        (
+            {"to_player_id": str(anna["player_id"])},
+            422,
+            "You cannot send gold to yourself.",
+            "Nie możesz wysłać złota samemu sobie.",
+        ),
         ({"amount": "0"}, 422, "Amount", "Kwota"),
         ({"amount": "-5"}, 422, "Amount", "Kwota"),
         ({"amount": "ten"}, 422, "Amount", "Kwota"),
@@ -139,8 +137,12 @@ def test_r8_11_r11_3_refusals_show_on_the_form_in_the_users_language_and_change_
             assert snapshot(engine) == before, change
     # Recipients that are not players of this campaign: not found, nothing changes.
     for to in (stranger["player_id"], 999_999):
-        r = post(english, f"/campaigns/{cid}/transfers", {"to_player_id": str(to), "amount": "10", "confirm": "1"},
-                 token_from=form_url(cid))
+        r = post(
+            english,
+            f"/campaigns/{cid}/transfers",
+            {"to_player_id": str(to), "amount": "10", "confirm": "1"},
+            token_from=form_url(cid),
+        )
         assert r.status_code == 404 and "stranger" not in r.text
     assert snapshot(engine) == before
 
@@ -188,7 +190,7 @@ def test_r9_5_players_tab_links_each_other_player_to_the_form(client, make_clien
 def test_r9_5_form_says_gold_moves_only_while_the_campaign_runs(client, make_client, engine):
     gm = user(client, "gamemaster")
     cid = create_campaign(client, gm)["id"]
-    anna, borys = join(client, gm, cid, "anna"), join(client, gm, cid, "borys")
+    _anna, borys = join(client, gm, cid, "anna"), join(client, gm, cid, "borys")
     a = browser(make_client, "anna")
     page = a.get(form_url(cid, borys["player_id"])).text
     assert "Gold is sent while the campaign is running." in page and "<select" not in page
@@ -211,17 +213,16 @@ def test_r8_11_r11_2_no_page_shows_a_transfer_to_the_gm_another_player_or_an_out
     ledgers = [f"/campaigns/{cid}/ledger?player_id={p['player_id']}" for p in (anna, borys)]
     companies = [f"/campaigns/{cid}/company?player_id={p['player_id']}" for p in (anna, borys)]
     common = [f"/campaigns/{cid}", f"/campaigns/{cid}/players", f"/campaigns/{cid}/chronicle", f"/campaigns/{cid}/rules", "/"]
-    # The GM: every player's gold as 400 (the sum of what the GM is shown), no note, no amount.
+    # The GM: no balance at all while transfers are on (R11.2), no note, no amount.
     for path in ledgers + companies + common + [f"/campaigns/{cid}/companies"]:
         r = master.get(path)
         assert r.status_code == 200, path
         assert MARKER not in r.text and "From anna" not in r.text and "To borys" not in r.text, path
         assert not any(number_in(r.text, n) for n in real), path
         assert not number_in(r.text, AMOUNT), path
-    for path in ledgers + companies:
-        assert "400 gold" in master.get(path).text, path
-    overview = master.get(f"/campaigns/{cid}/companies").text
-    assert overview.count("400 gold") == 3
+    for path in ledgers + companies + [f"/campaigns/{cid}/companies"]:
+        page = master.get(path).text
+        assert "400 gold" not in page and "The balance is private" in page, path
     # The other player: the parties' ledgers and companies do not exist; the shared pages say nothing.
     for path in ledgers + companies:
         r = third.get(path)
@@ -247,24 +248,37 @@ def test_r8_11_r11_2_no_page_shows_a_transfer_to_the_gm_another_player_or_an_out
             assert MARKER not in party.get(path).text, path
 
 
-def test_r8_11_r11_2_the_gms_ledger_page_adds_up_without_the_transfer(client, make_client):
+def test_r8_11_r11_2_the_gms_ledger_page_shows_no_transfer_and_no_balance(client, make_client):
+    """R11.2: with gold transfers on, the GM's ledger page lists the other entries without any
+    balance, and the GM's form adjusts without being told one."""
     gm, cid, (anna, borys, _c) = running_trio(client)
     assert send(client, cid, anna, borys["player_id"], AMOUNT, MARKER).status_code == 201
-    r = client.post(f"/api/v1/campaigns/{cid}/ledger/adjustments", json={"player_id": borys["player_id"], "amount": 10, "reason": "prize"},
-                    headers=gm)
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/ledger/adjustments",
+        json={"player_id": borys["player_id"], "amount": 10, "reason": "prize"},
+        headers=gm,
+    )
     assert r.status_code == 201
     master = browser(make_client, "gamemaster")
     page = master.get(f"/campaigns/{cid}/ledger?player_id={borys['player_id']}").text
-    arrows = [int(n) for n in re.findall(r"→ (-?\d+)", page)]
     amounts = [int(n) for n in re.findall(r'<strong class="(?:plus|minus)">([+-]\d+)</strong>', page)]
-    assert arrows == [410, 400] and amounts == [10, 400], (arrows, amounts)  # newest first
-    assert "410 gold" in page and not number_in(page, 447)
-    # The GM's form adjusts against the gold the GM is shown, and the flash tells no more.
-    r = post(master, f"/campaigns/{cid}/ledger/adjustments", {"player_id": str(borys["player_id"]), "amount": "-420", "reason": "fine"},
-             token_from=f"/campaigns/{cid}/ledger?player_id={borys['player_id']}")
-    assert r.status_code == 409 and "you have 410" in r.text and not number_in(r.text, 447)
-    target = prg(master, f"/campaigns/{cid}/ledger/adjustments", {"player_id": str(borys["player_id"]), "amount": "-10", "reason": "fine"},
-                 says="Gold adjusted for borys: -10.", token_from=f"/campaigns/{cid}/ledger?player_id={borys['player_id']}")
+    assert amounts == [10, 400] and "→" not in page, amounts  # newest first; no balance after
+    assert "The balance is private" in page and MARKER not in page
+    assert not number_in(page, 447) and not number_in(page, 410)
+    r = post(
+        master,
+        f"/campaigns/{cid}/ledger/adjustments",
+        {"player_id": str(borys["player_id"]), "amount": "-448", "reason": "fine"},
+        token_from=f"/campaigns/{cid}/ledger?player_id={borys['player_id']}",
+    )
+    assert r.status_code == 409 and "does not have enough gold" in r.text and not number_in(r.text, 447)
+    target = prg(
+        master,
+        f"/campaigns/{cid}/ledger/adjustments",
+        {"player_id": str(borys["player_id"]), "amount": "-10", "reason": "fine"},
+        says="Gold adjusted for borys: -10.",
+        token_from=f"/campaigns/{cid}/ledger?player_id={borys['player_id']}",
+    )
     page = master.get(target).text
-    assert "400 gold" in page and [int(n) for n in re.findall(r"→ (-?\d+)", page)] == [400, 410, 400]
+    assert "→" not in page and not number_in(page, 437) and not number_in(page, 400 - 10)
     assert flash_of(page) is None

@@ -2,6 +2,7 @@
 delivery, adds one with a form that redirects with a flash message, refuses bad or private
 addresses in place changing nothing, and removes one only after a confirm step. Players and
 outsiders neither see nor use it."""
+
 from __future__ import annotations
 
 import html
@@ -11,11 +12,11 @@ import pytest
 
 from app.core.db import utcnow
 from app.webhooks import sender
-from tests.api.test_battles_api import setup
 from tests.api.test_webhooks_api import SECRET, Receiver, listed
-from tests.helpers import to_phase, user
-from tests.web.helpers import login, post
-from tests.web.test_prg import flash_of, prg
+from tests.builders.accounts import user
+from tests.builders.battles import campaign_with_warbands
+from tests.builders.pages import flash_of, login, post, prg
+from tests.builders.rounds import to_phase
 
 
 @pytest.fixture
@@ -36,16 +37,22 @@ def _rules(cid: int) -> str:
     return f"/campaigns/{cid}/rules"
 
 
-def test_issue19_the_gm_adds_a_hook_from_the_rules_tab_and_sees_its_last_delivery(client, make_client, engine, app, receiver,
-                                                                                  monkeypatch):
+def test_issue19_the_gm_adds_a_hook_from_the_rules_tab_and_sees_its_last_delivery(
+    client, make_client, engine, app, receiver, monkeypatch
+):
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", True)
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     browser = _gm_browser(make_client)
     page = browser.get(_rules(cid)).text
     assert 'id="webhooks"' in page and "No webhooks yet." in page and 'name="kinds" value="battles"' in page
     assert 'name="secret"' in page
-    target = prg(browser, f"/campaigns/{cid}/webhooks", {"url": receiver.url, "secret": SECRET, "kinds": ["phase", "battles"]},
-                 says=f"Webhook added: the campaign's news goes to {receiver.url}.", token_from=_rules(cid))
+    target = prg(
+        browser,
+        f"/campaigns/{cid}/webhooks",
+        {"url": receiver.url, "secret": SECRET, "kinds": ["phase", "battles"]},
+        says=f"Webhook added: the campaign's news goes to {receiver.url}.",
+        token_from=_rules(cid),
+    )
     assert target == f"{_rules(cid)}#webhooks"
     page = html.unescape(browser.get(_rules(cid)).text)
     assert receiver.url in page and "Phase changes, Battles announced" in page and "Nothing sent yet." in page
@@ -66,7 +73,7 @@ def test_issue19_the_gm_adds_a_hook_from_the_rules_tab_and_sees_its_last_deliver
 
 def test_issue19_a_hook_that_gave_up_shows_the_error_on_the_page(client, make_client, engine, app, receiver, monkeypatch):
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", True)
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     client.post(f"/api/v1/campaigns/{cid}/webhooks", json={"url": receiver.url, "secret": SECRET}, headers=gm)
     to_phase(client, gm, cid, "orders")
     receiver.always = 500
@@ -79,7 +86,7 @@ def test_issue19_a_hook_that_gave_up_shows_the_error_on_the_page(client, make_cl
 
 
 def test_issue19_refused_hooks_stay_in_place_and_change_nothing(client, make_client, app):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     browser = _gm_browser(make_client)
     url = f"/campaigns/{cid}/webhooks"
     r = post(browser, url, {"url": "http://127.0.0.1:9/x", "secret": SECRET}, token_from=_rules(cid))
@@ -96,7 +103,7 @@ def test_issue19_refused_hooks_stay_in_place_and_change_nothing(client, make_cli
 
 def test_issue19_removing_a_hook_asks_first_then_removes_it(client, make_client, app, receiver, monkeypatch):
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", True)
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     hook = client.post(f"/api/v1/campaigns/{cid}/webhooks", json={"url": receiver.url, "secret": SECRET}, headers=gm).json()
     browser = _gm_browser(make_client)
     page = browser.get(_rules(cid)).text
@@ -113,7 +120,7 @@ def test_issue19_removing_a_hook_asks_first_then_removes_it(client, make_client,
 
 def test_issue19_players_and_outsiders_neither_see_nor_use_the_section(client, make_client, app, receiver, monkeypatch):
     monkeypatch.setattr(app.state.settings, "webhook_allow_private", True)
-    gm, cid, players, _places = setup(client, 2)
+    gm, cid, players, _places = campaign_with_warbands(client, 2)
     hook = client.post(f"/api/v1/campaigns/{cid}/webhooks", json={"url": receiver.url, "secret": SECRET}, headers=gm).json()
     anna = make_client()
     login(anna, players[0]["nickname"])
@@ -123,8 +130,10 @@ def test_issue19_players_and_outsiders_neither_see_nor_use_the_section(client, m
     stranger = make_client()
     login(stranger, "outsider")
     for browser, status in ((anna, 403), (stranger, 404)):
-        for path, data in ((f"/campaigns/{cid}/webhooks", {"url": receiver.url, "secret": SECRET}),
-                           (f"/campaigns/{cid}/webhooks/{hook['id']}/delete", {"confirm": "1"})):
+        for path, data in (
+            (f"/campaigns/{cid}/webhooks", {"url": receiver.url, "secret": SECRET}),
+            (f"/campaigns/{cid}/webhooks/{hook['id']}/delete", {"confirm": "1"}),
+        ):
             r = post(browser, path, data)
             assert r.status_code == status, (path, r.status_code)
             assert receiver.url not in r.text
@@ -132,7 +141,7 @@ def test_issue19_players_and_outsiders_neither_see_nor_use_the_section(client, m
 
 
 def test_issue19_a_finished_campaign_offers_no_new_hook(client, make_client):
-    gm, cid, _players, _places = setup(client, 2)
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
     assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "finished"}, headers=gm).status_code == 200
     page = _gm_browser(make_client).get(_rules(cid)).text
     assert 'id="webhooks"' in page and f'action="/campaigns/{cid}/webhooks"' not in page

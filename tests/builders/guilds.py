@@ -1,19 +1,20 @@
 """A running campaign with distinct guild and mission-alliance amounts, driven over the API,
 for the guild, alliance, battle-plan and race tests (R8.1-R8.10)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.helpers import add_place, buy, create_campaign, error_code, join, to_phase, user, warband
+from tests.builders.campaigns import campaign_with_players, start_campaign
+from tests.builders.companies import BASILEANS, ORCS, UNDEAD, buy, warband
+from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
 
 # Amounts that tell the fees apart in a ledger.
 GUILD = {"term": "guild", "level_cost": 40, "level_income": 10, "max_level": 3, "request_fee": 7, "entry_fee": 11}
 ALLIANCE_FEE = 13
 START = 400
 
-ORCS = ("orcs.krusher", "orcs.ax")  # 46 points
-BASILEANS = ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms")  # 46 points
-UNDEAD = ("undead.crypt-gouger", "undead.skeleton", "undead.skeleton", "undead.skeleton")  # 49 points
 ROSTERS = [("orcs", ORCS), ("basileans", BASILEANS), ("undead", UNDEAD), ("orcs", ORCS), ("basileans", BASILEANS)]
 
 
@@ -155,22 +156,85 @@ class G:
         return {p["player_id"]: sorted(p["places"]) for p in self.get("gm", "/players").json()}
 
 
-def guild_campaign(client, n: int = 3, *, guild: dict | None = None, alliance_fee: int = ALLIANCE_FEE, modules: dict | None = None,
-                   start: int = START, n_places: int | None = None) -> G:
+def guild_campaign(
+    client,
+    n: int = 3,
+    *,
+    guild: dict | None = None,
+    alliance_fee: int = ALLIANCE_FEE,
+    modules: dict | None = None,
+    start: int = START,
+    n_places: int | None = None,
+) -> G:
     """A running campaign in round 1, Preparation: `n` players, each with a hideout at
     places[i]; the places after those are free."""
-    gm = user(client, "gamemaster")
-    body = {"name": "Guild test", "guild": {**GUILD, **(guild or {})}, "alliance_fee": alliance_fee, "starting_gold": start,
-            "max_players": max(n, 2)}
+    body = {
+        "name": "Guild test",
+        "guild": {**GUILD, **(guild or {})},
+        "alliance_fee": alliance_fee,
+        "starting_gold": start,
+        "max_players": max(n, 2),
+    }
     if modules:
         body["modules"] = modules
-    cid = create_campaign(client, gm, **body)["id"]
-    places = [add_place(client, gm, cid, f"Place {i}") for i in range(n_places or n + 2)]
-    players = [join(client, gm, cid, f"player{i}") for i in range(n)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, place in zip(players, places):
-        r = client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": place["id"]}, headers=p["headers"])
-        assert r.status_code == 201, r.text
-    r = client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm)
-    assert r.status_code == 200, r.text
+    gm, cid, players, places = campaign_with_players(client, n, n_places or n + 2, **body)
+    start_campaign(client, gm, cid, players, places)
     return G(client, gm, cid, players, places)
+
+
+# --- guilds, alliances and orders of a G campaign -------------------------------------------------
+
+
+def make_guild(g: G, founder: int, *members: int) -> int:
+    """The founder's guild, upgraded until it holds the members, who join it."""
+    gid = g.found(founder, "Iron Wolves")["id"]
+    for _ in range(max(0, len(members) - 1)):
+        assert g.post(founder, f"/guilds/{gid}/upgrade").status_code == 200
+    for i in members:
+        g.admit(founder, gid, i)
+    return gid
+
+
+def make_alliance(g: G, initiator: int, event_id: int, *allies: int) -> int:
+    """A mission alliance at the event, accepted by every ally."""
+    aid = g.ally(initiator, event_id, *allies)["id"]
+    for i in allies:
+        assert g.post(i, f"/alliances/{aid}/accept").status_code == 200
+    return aid
+
+
+def orders(g: G, **targets) -> None:
+    """Orders: each `p<i>=target` sends player i's warband (`("place", index)` or `("event", id)`)."""
+    g.phase("orders")
+    for key, (kind, value) in targets.items():
+        i = int(key[1:])
+        g.send(i, **({"place_id": g.places[value]["id"]} if kind == "place" else {"event_id": value}))
+
+
+def allied_at_an_event(g: G) -> int:
+    """Players 0 and 1 in a mission alliance at an event ("Bridge", at places[3]), and the
+    warbands of players 0, 1 and 2 ordered to it; returns the event's id."""
+    bridge = g.event(3, "Bridge")
+    make_alliance(g, 0, bridge, 1)
+    for i in range(3):
+        g.band(i)
+    orders(g, p0=("event", bridge), p1=("event", bridge), p2=("event", bridge))
+    return bridge
+
+
+def sides_of(battle: dict) -> list[list[int]]:
+    """Each side's player ids, sorted: comparable whatever order the plan gave them."""
+    return sorted(sorted(s["player_ids"]) for s in battle["sides"])
+
+
+def guild_battle(client, n: int = 4):
+    """Players 1 and 3 in player 0's guild against player 2 (and player 4 with n=5), at a free place."""
+    g = guild_campaign(client, n)
+    make_guild(g, 0, 1, 3)
+    fighters = [1, 2, 3] + ([4] if n > 4 else [])
+    for i in fighters:
+        g.band(i)
+    orders(g, **{f"p{i}": ("place", n) for i in fighters})
+    g.phase("battles")
+    [battle] = g.battles()
+    return g, battle

@@ -1,15 +1,22 @@
 """A round played up to Settlement through the API, for the settlement, Twilight and End
 round tests: two players (Orcs and Basileans) meet at a free place and one of them wins."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass
 
-from tests.helpers import buy, running_campaign, to_phase, warband
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import BASILEANS, buy, warband
+from tests.builders.rounds import send, to_phase
 
-ORCS = ("orcs.krusher", "orcs.ax", "orcs.ax")
-BASILEANS = ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms")
-HEALERS = ("basileans.veteran-sergeant", "basileans.paladin-chaplain", "basileans.man-at-arms", "basileans.man-at-arms",
-           "basileans.man-at-arms")
+ORCS = ("orcs.krusher", "orcs.ax", "orcs.ax")  # one Ax more than companies.ORCS
+HEALERS = (
+    "basileans.veteran-sergeant",
+    "basileans.paladin-chaplain",
+    "basileans.man-at-arms",
+    "basileans.man-at-arms",
+    "basileans.man-at-arms",
+)
 
 
 @dataclass
@@ -47,8 +54,9 @@ class Round:
         return self.client.get(f"/api/v1/campaigns/{self.cid}", headers=self.gm).json()
 
 
-def play_round(client, *, winner: int | None = 0, healer: bool = False, settle: bool = True, place: int = 2,
-               campaign=None, **body) -> Round:
+def play_round(
+    client, *, winner: int | None = 0, healer: bool = False, settle: bool = True, place: int = 2, campaign=None, **body
+) -> Round:
     """Round 1 up to Settlement: player 0 (Orcs) and player 1 (Basileans) fight at
     places[place]; `winner` 0 or 1 wins (None: a draw), confirmed by the other."""
     if campaign is None:
@@ -65,14 +73,15 @@ def play_round(client, *, winner: int | None = 0, healer: bool = False, settle: 
         players[i]["band"] = warband(client, cid, players[i], bought, f"{faction} band")
     to_phase(client, gm, cid, "orders")
     for p in players[:2]:
-        r = client.put(f"/api/v1/campaigns/{cid}/warbands/{p['band']['id']}/order", json={"place_id": places[place]["id"]},
-                       headers=p["headers"])
-        assert r.status_code == 200, r.text
+        send(client, cid, p, place_id=places[place]["id"])
     to_phase(client, gm, cid, "battles")
     [battle] = client.get(f"/api/v1/campaigns/{cid}/battles", headers=gm).json()["items"]
     winners = [] if winner is None else [players[winner]["player_id"]]
-    r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result", json={"winner_player_ids": winners},
-                    headers=players[0]["headers"])
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/battles/{battle['id']}/result",
+        json={"winner_player_ids": winners},
+        headers=players[0]["headers"],
+    )
     assert r.status_code == 200, r.text
     r = client.post(f"/api/v1/campaigns/{cid}/battles/{battle['id']}/confirm", headers=players[1]["headers"])
     assert r.status_code == 200, r.text

@@ -1,20 +1,20 @@
 """A running campaign with the movement module (R9.8, with R9.7 paths and R6.6 roles) driven
-over the API, for tests/api/test_movement_api.py: a named map, players with hideouts, warbands,
+over the API, for the movement tests: a named map, players with hideouts, warbands,
 orders, and whole rounds played to End round (results resolved by the GM, every settlement
 closed by its owner, Twilight, End round)."""
+
 from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlmodel import Session
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, join, start_campaign
+from tests.builders.companies import BASILEANS, ORCS, UNDEAD, buy
+from tests.builders.maps import add_place
+from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
 
-from tests.helpers import add_place, buy, create_campaign, error_code, join, to_phase, user
-
-ORCS = ("orcs.krusher", "orcs.ax")  # 46 points, Evil
-BASILEANS = ("basileans.veteran-sergeant", "basileans.man-at-arms", "basileans.man-at-arms")  # 46 points, Good
-UNDEAD = ("undead.crypt-gouger", "undead.skeleton", "undead.skeleton", "undead.skeleton")  # 49 points
 ROSTERS = [("orcs", ORCS), ("basileans", BASILEANS), ("undead", UNDEAD)]
-ORC_BAND = ("orcs.krusher", "orcs.ax", "orcs.ax", "orcs.ax")  # 70 points: room for a spellcaster mercenary
 EVIL_MERCENARY = "merc.kuzlo-and-madfall"  # 46 points, a Spellcaster; Evil joins the Orcs
 
 # name -> (x, y, hideout slot). The default map: two hideouts far apart, free places between.
@@ -85,8 +85,15 @@ class M:
         body = {"name": name, "model_ids": [m["id"] for m in models], **extra}
         return self.post(i, "/warbands", body)
 
-    def band(self, i: int, name: str | None = None, *, keys: tuple[str, ...] | None = None, mercenary: str | None = None,
-             location: int | None = None) -> dict:
+    def band(
+        self,
+        i: int,
+        name: str | None = None,
+        *,
+        keys: tuple[str, ...] | None = None,
+        mercenary: str | None = None,
+        location: int | None = None,
+    ) -> dict:
         """Buys player i's usual roster (or `keys`) and builds a warband of it (gathering where it may)."""
         models = self.buy(i, *(keys or ROSTERS[i % len(ROSTERS)][1]))
         extra = {}
@@ -143,8 +150,10 @@ class M:
 
     def owners(self) -> dict[int, dict]:
         """player id -> {"places": [...], "hideouts": [...]}"""
-        return {p["player_id"]: {"places": sorted(p["places"]), "hideouts": sorted(p["hideouts"])}
-                for p in self.get("gm", "/players").json()}
+        return {
+            p["player_id"]: {"places": sorted(p["places"]), "hideouts": sorted(p["hideouts"])}
+            for p in self.get("gm", "/players").json()
+        }
 
     def ledger(self, i: int) -> dict:
         return self.get(i, "/ledger").json()
@@ -178,9 +187,18 @@ class M:
         assert (response.status_code, error_code(response)) == (status, code), response.text
 
 
-def movement_campaign(client, n: int = 2, *, paths: bool = False, movement: bool = True, places: dict | None = None,
-                      hideouts: list[str] | None = None, links: list[tuple[str, str, bool]] = (), modules: dict | None = None,
-                      **body) -> M:
+def movement_campaign(
+    client,
+    n: int = 2,
+    *,
+    paths: bool = False,
+    movement: bool = True,
+    places: dict | None = None,
+    hideouts: list[str] | None = None,
+    links: list[tuple[str, str, bool]] = (),
+    modules: dict | None = None,
+    **body,
+) -> M:
     """A running campaign in round 1, Preparation, with the movement module (and paths when
     asked): `places` name -> (x, y, hideout slot) (the default MAP), player i's hideout at
     `hideouts[i]` (Ash, Bree, Crag by default), paths `links` (from, to, one way)."""
@@ -193,26 +211,11 @@ def movement_campaign(client, n: int = 2, *, paths: bool = False, movement: bool
     for name, (x, y, slot) in (places or MAP).items():
         ids[name] = add_place(client, gm, cid, name, hideout_slot=slot, x=x, y=y)["id"]
     for a, b, one_way in links:
-        r = client.post(f"/api/v1/campaigns/{cid}/paths", json={"from_id": ids[a], "to_id": ids[b], "one_way": one_way}, headers=gm)
+        r = client.post(
+            f"/api/v1/campaigns/{cid}/paths", json={"from_id": ids[a], "to_id": ids[b], "one_way": one_way}, headers=gm
+        )
         assert r.status_code == 201, r.text
     players = [join(client, gm, cid, f"player{i}") for i in range(n)]
-    assert client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm).status_code == 200
-    for p, name in zip(players, hideouts or ["Ash", "Bree", "Crag"]):
-        r = client.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": ids[name]}, headers=p["headers"])
-        assert r.status_code == 201, r.text
-    r = client.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm)
-    assert r.status_code == 200, r.text
+    homes = [{"id": ids[name]} for _, name in zip(players, hideouts or ["Ash", "Bree", "Crag"])]
+    start_campaign(client, gm, cid, players, homes)
     return M(client, gm, cid, players, ids)
-
-
-def give_hideout(engine, place_id: int, player_id: int) -> None:
-    """Setup only: the player holds one more hideout (in play a captured hideout does this,
-    R7.3), so that a warband can gather in, or fall back to, more than one."""
-    from app.maps.models import Hideout, Place
-
-    with Session(engine) as s:
-        place = s.get(Place, place_id)
-        place.owner_player_id = player_id
-        s.add(place)
-        s.add(Hideout(campaign_id=place.campaign_id, place_id=place_id, player_id=player_id))
-        s.commit()
