@@ -1,6 +1,7 @@
 """Times announcing battles for 2,000 warbands at 300 destinations (40 players, multi-band
 battles up to 4 warbands) on a temporary SQLite database, or BENCH_DATABASE_URL.
 Run: python -m bench.announce"""
+
 from __future__ import annotations
 
 import gc
@@ -21,7 +22,10 @@ from app.core.db import make_engine
 from app.core.migrate import upgrade
 from app.maps.models import Place
 from app.warbands.models import Order, Warband, WarbandMember
+from app.wiring import wire
 from bench.large_campaign import add_player
+
+wire()  # the same composition as the server (app/wiring.py)
 
 PLAYERS, WARBANDS, DESTINATIONS = 40, 2000, 300
 
@@ -32,8 +36,15 @@ def build(engine, warbands: int = WARBANDS, destinations: int = DESTINATIONS) ->
         gm = User(nickname=f"benchgm{warbands}", nickname_key=f"benchgm{warbands}", password_hash="x")
         s.add(gm)
         s.flush()
-        c = Campaign(gm_user_id=gm.id, name="Bench", status="running", round=1, phase="orders", max_players=40,
-                     modules={"multi_band_battles": True, "battle_size_limit": 4})
+        c = Campaign(
+            gm_user_id=gm.id,
+            name="Bench",
+            status="running",
+            round=1,
+            phase="orders",
+            max_players=40,
+            modules={"multi_band_battles": True, "battle_size_limit": 4},
+        )
         s.add(c)
         s.flush()
         places = [Place(campaign_id=c.id, name=f"P{i}") for i in range(destinations)]
@@ -49,13 +60,23 @@ def build(engine, warbands: int = WARBANDS, destinations: int = DESTINATIONS) ->
                 w = Warband(campaign_id=c.id, player_id=p.id, name=f"W{p.id}-{dest}")
                 s.add(w)
                 s.flush()
-                models = [CompanyModel(company_id=company.id, profile_key="orcs.krusher", name="Krusher", types=["Command"], points=34),
-                          CompanyModel(company_id=company.id, profile_key="orcs.ax", name="Ax", types=["Grunt"], points=12)]
+                models = [
+                    CompanyModel(company_id=company.id, profile_key="orcs.krusher", name="Krusher", types=["Command"], points=34),
+                    CompanyModel(company_id=company.id, profile_key="orcs.ax", name="Ax", types=["Grunt"], points=12),
+                ]
                 s.add_all(models)
                 s.flush()
                 s.add_all(WarbandMember(warband_id=w.id, model_id=m.id) for m in models)
-                s.add(Order(campaign_id=c.id, warband_id=w.id, player_id=p.id, round=1, place_id=places[dest].id,
-                            points=46 + rng.randint(0, 60)))
+                s.add(
+                    Order(
+                        campaign_id=c.id,
+                        warband_id=w.id,
+                        player_id=p.id,
+                        round=1,
+                        place_id=places[dest].id,
+                        points=46 + rng.randint(0, 60),
+                    )
+                )
         s.commit()
         return c.id
 

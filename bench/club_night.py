@@ -15,6 +15,7 @@ Full form (200 members for 2 minutes, SQLite, then PostgreSQL with 2 workers; p9
     .venv/bin/python -m bench.club_night --database postgres --users 200 --seconds 120
 The CI form is tests/load/test_club_night.py (fewer members, seconds).
 """
+
 from __future__ import annotations
 
 import argparse
@@ -65,8 +66,10 @@ def _account(api: httpx.Client, nickname: str) -> str:
 def _company_with_band(api: httpx.Client, cid: int, h: dict) -> int:
     """Orcs, a Krusher and an Ax in a warband: what a member brings to the table. The warband's id."""
     _ok(api.put(f"/api/v1/campaigns/{cid}/company/faction", json={"faction": "orcs"}, headers=h))
-    ids = [_ok(api.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": f"orcs.{k}"}, headers=h), 201)["id"]
-           for k in ("krusher", "ax")]
+    ids = [
+        _ok(api.post(f"/api/v1/campaigns/{cid}/company/models", json={"profile": f"orcs.{k}"}, headers=h), 201)["id"]
+        for k in ("krusher", "ax")
+    ]
     return _ok(api.post(f"/api/v1/campaigns/{cid}/warbands", json={"name": "Band 1", "model_ids": ids}, headers=h), 201)["id"]
 
 
@@ -78,13 +81,31 @@ def _each(fn, things: list) -> list:
 
 def _campaign(api: httpx.Client, gm: dict, name: str, members: list[dict], fields: int, key: str) -> tuple[int, list[int]]:
     """A running campaign with `members` in their hideouts and `fields` places to fight over."""
-    cid = _ok(api.post("/api/v1/campaigns", json={"name": name, "max_players": 40, "starting_gold": STARTING_GOLD}, headers=gm), 201)["id"]
-    homes = [_ok(api.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Home {i}", "income": 3, "hideout_slot": True,
-                                                                   "x": 5 + i % 10 * 9, "y": 5 + i // 10 * 9}, headers=gm), 201)["id"]
-             for i in range(len(members))]
-    spots = [_ok(api.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Field {i}", "income": 1, "hideout_slot": False,
-                                                                   "x": 50 + i % 5 * 9, "y": 60 + i // 5 * 9}, headers=gm), 201)["id"]
-             for i in range(fields)]
+    cid = _ok(
+        api.post("/api/v1/campaigns", json={"name": name, "max_players": 40, "starting_gold": STARTING_GOLD}, headers=gm), 201
+    )["id"]
+    homes = [
+        _ok(
+            api.post(
+                f"/api/v1/campaigns/{cid}/places",
+                json={"name": f"Home {i}", "income": 3, "hideout_slot": True, "x": 5 + i % 10 * 9, "y": 5 + i // 10 * 9},
+                headers=gm,
+            ),
+            201,
+        )["id"]
+        for i in range(len(members))
+    ]
+    spots = [
+        _ok(
+            api.post(
+                f"/api/v1/campaigns/{cid}/places",
+                json={"name": f"Field {i}", "income": 1, "hideout_slot": False, "x": 50 + i % 5 * 9, "y": 60 + i // 5 * 9},
+                headers=gm,
+            ),
+            201,
+        )["id"]
+        for i in range(fields)
+    ]
 
     def join(m):
         _ok(api.post(f"/api/v1/campaigns/{cid}/invitations", json={"nickname": m["nickname"]}, headers=gm), 201)
@@ -92,8 +113,10 @@ def _campaign(api: httpx.Client, gm: dict, name: str, members: list[dict], field
 
     _each(join, members)
     _ok(api.post(f"/api/v1/campaigns/{cid}/status", json={"status": "hideouts"}, headers=gm))
-    _each(lambda mh: _ok(api.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": mh[1]}, headers=mh[0]["h"]), 201),
-          list(zip(members, homes)))
+    _each(
+        lambda mh: _ok(api.post(f"/api/v1/campaigns/{cid}/hideouts", json={"place_id": mh[1]}, headers=mh[0]["h"]), 201),
+        list(zip(members, homes)),
+    )
     _ok(api.post(f"/api/v1/campaigns/{cid}/status", json={"status": "running"}, headers=gm))
     return cid, spots
 
@@ -103,18 +126,26 @@ def _table(base_url: str, t: int, players: int) -> tuple[dict, list[dict]]:
         gm_nick = f"gm{t}"
         gm = {"Authorization": f"Bearer {(gm_token := _account(api, gm_nick))}"}
         tokens = _each(lambda i: _account(api, f"t{t}m{i}"), list(range(players)))
-        members = [{"nickname": f"t{t}m{i}", "token": tok, "h": {"Authorization": f"Bearer {tok}"}, "table": t}
-                   for i, tok in enumerate(tokens)]
+        members = [
+            {"nickname": f"t{t}m{i}", "token": tok, "h": {"Authorization": f"Bearer {tok}"}, "table": t}
+            for i, tok in enumerate(tokens)
+        ]
         league, fields = _campaign(api, gm, f"League {t}", members, FIELDS, "league_player_id")
         for m, band in zip(members, _each(lambda m: _company_with_band(api, league, m["h"]), members)):
             m["warbands"] = [band]
+        # The night opens with Orders: members arrive and send the warband they brought.
+        _ok(api.post(f"/api/v1/campaigns/{league}/phase", json={"phase": "orders"}, headers=gm))
         # The battle campaign: members paired on a field each, so every pair plays one battle.
         battle, spots = _campaign(api, gm, f"Battle night {t}", members, math.ceil(players / 2), "battle_player_id")
         _ok(api.post(f"/api/v1/campaigns/{battle}/phase", json={"phase": "orders"}, headers=gm))
 
         def send(im):
             band = _company_with_band(api, battle, im[1]["h"])
-            _ok(api.put(f"/api/v1/campaigns/{battle}/warbands/{band}/order", json={"place_id": spots[im[0] // 2]}, headers=im[1]["h"]))
+            _ok(
+                api.put(
+                    f"/api/v1/campaigns/{battle}/warbands/{band}/order", json={"place_id": spots[im[0] // 2]}, headers=im[1]["h"]
+                )
+            )
 
         _each(send, list(enumerate(members)))
         _ok(api.post(f"/api/v1/campaigns/{battle}/phase", json={"phase": "battles"}, headers=gm))
@@ -161,9 +192,13 @@ def holdings(url: str) -> Holdings:
     h = Holdings()
     try:
         with engine.connect() as c:
-            for pid, mid in c.execute(text("SELECT co.player_id, m.id FROM company_model m JOIN company co ON co.id = m.company_id")):
+            for pid, mid in c.execute(
+                text("SELECT co.player_id, m.id FROM company_model m JOIN company co ON co.id = m.company_id")
+            ):
                 h.models[pid].add(mid)
-            for pid, iid in c.execute(text("SELECT co.player_id, i.id FROM company_item i JOIN company co ON co.id = i.company_id")):
+            for pid, iid in c.execute(
+                text("SELECT co.player_id, i.id FROM company_item i JOIN company co ON co.id = i.company_id")
+            ):
                 h.items[pid].add(iid)
             for pid, kind, n in c.execute(text("SELECT player_id, kind, COUNT(*) FROM ledger_entry GROUP BY player_id, kind")):
                 h.entries[(pid, kind)] = n
@@ -177,8 +212,12 @@ def unbalanced(url: str) -> list[str]:
     engine = make_engine(url)
     try:
         with engine.connect() as c:
-            rows = c.execute(text("SELECT p.id, p.gold, COALESCE(SUM(l.amount), 0) FROM player p "
-                                  "LEFT JOIN ledger_entry l ON l.player_id = p.id GROUP BY p.id, p.gold")).all()
+            rows = c.execute(
+                text(
+                    "SELECT p.id, p.gold, COALESCE(SUM(l.amount), 0) FROM player p "
+                    "LEFT JOIN ledger_entry l ON l.player_id = p.id GROUP BY p.id, p.gold"
+                )
+            ).all()
     finally:
         engine.dispose()
     return [f"player {pid}: gold {gold} but ledger sums to {total}" for pid, gold, total in rows if gold != total]
@@ -249,14 +288,40 @@ def run_locust(base_url: str, plan: dict, users: int, seconds: int, work: Path) 
     plan_path, actions, samples = work / "plan.json", work / "actions.jsonl", work / "samples.json"
     plan_path.write_text(json.dumps(plan))
     actions.write_text("")
-    env = {**os.environ, "CLUB_NIGHT_PLAN": str(plan_path), "CLUB_NIGHT_ACTIONS": str(actions),
-           "CLUB_NIGHT_SAMPLES": str(samples), "CLUB_NIGHT_GMS": str(len(plan["tables"])), "CLUB_NIGHT_SECONDS": str(seconds)}
+    env = {
+        **os.environ,
+        "CLUB_NIGHT_PLAN": str(plan_path),
+        "CLUB_NIGHT_ACTIONS": str(actions),
+        "CLUB_NIGHT_SAMPLES": str(samples),
+        "CLUB_NIGHT_GMS": str(len(plan["tables"])),
+        "CLUB_NIGHT_SECONDS": str(seconds),
+    }
     spawn_rate = max(5, users // 10)  # everybody in within ~10 s: phones waking up, not one burst
     # stop-timeout lets every member finish what they were doing: a purchase cut off mid-request
     # would leave the audit guessing.
-    cmd = [sys.executable, "-m", "locust", "-f", str(USERS_FILE), "--headless", "--host", base_url,
-           "-u", str(users), "-r", str(spawn_rate), "-t", f"{seconds}s", "--stop-timeout", "30",
-           "--only-summary", "--exit-code-on-error", "0", "--loglevel", "INFO"]
+    cmd = [
+        sys.executable,
+        "-m",
+        "locust",
+        "-f",
+        str(USERS_FILE),
+        "--headless",
+        "--host",
+        base_url,
+        "-u",
+        str(users),
+        "-r",
+        str(spawn_rate),
+        "-t",
+        f"{seconds}s",
+        "--stop-timeout",
+        "30",
+        "--only-summary",
+        "--exit-code-on-error",
+        "0",
+        "--loglevel",
+        "INFO",
+    ]
     out = subprocess.run(cmd, cwd=REPO, env=env, capture_output=True, text=True, timeout=seconds + 120)
     (work / "locust.log").write_text(out.stdout + out.stderr)
     if out.returncode != 0 or not samples.exists():
@@ -281,8 +346,10 @@ class Figures:
         head = f"{'route':<58} {'reqs':>6} {'req/s':>6} {'p50':>6} {'p95':>6} {'p99':>6} {'4xx':>5} {'5xx':>4} {'conn':>4}"
         lines = [head, "-" * len(head)]
         for r in self.rows:
-            lines.append(f"{r['route'][:58]:<58} {r['n']:>6} {r['rps']:>6.1f} {r['p50']:>6.0f} {r['p95']:>6.0f} "
-                         f"{r['p99']:>6.0f} {r['4xx']:>5} {r['5xx']:>4} {r['conn']:>4}")
+            lines.append(
+                f"{r['route'][:58]:<58} {r['n']:>6} {r['rps']:>6.1f} {r['p50']:>6.0f} {r['p95']:>6.0f} "
+                f"{r['p99']:>6.0f} {r['4xx']:>5} {r['5xx']:>4} {r['conn']:>4}"
+            )
         lines.append("(times in ms; 4xx are the game's refusals, e.g. a closed shop or a warband already sent)")
         return "\n".join(lines)
 
@@ -298,9 +365,20 @@ def figures(samples: list, seconds: float) -> Figures:
         got = by_route[route]
         times = sorted(ms for _s, ms in got)
         statuses = Counter(s // 100 if s else 0 for s, _ms in got)
-        rows.append({"route": route, "n": len(got), "rps": len(got) / seconds, "p50": _pct(times, .5), "p95": _pct(times, .95),
-                     "p99": _pct(times, .99), "4xx": statuses[4], "5xx": statuses[5], "conn": statuses[0],
-                     "4xx_codes": sorted({s for s, _ms in got if 400 <= s < 500})})
+        rows.append(
+            {
+                "route": route,
+                "n": len(got),
+                "rps": len(got) / seconds,
+                "p50": _pct(times, 0.5),
+                "p95": _pct(times, 0.95),
+                "p99": _pct(times, 0.99),
+                "4xx": statuses[4],
+                "5xx": statuses[5],
+                "conn": statuses[0],
+                "4xx_codes": sorted({s for s, _ms in got if 400 <= s < 500}),
+            }
+        )
     return Figures(seconds, rows)
 
 
@@ -331,6 +409,27 @@ class Night:
     done: dict
     server_errors_logged: int
     setup_seconds: float
+    worker_rss_mb: float = 0.0
+
+
+MEMORY_GOAL_MB = 150
+
+
+def worker_rss_mb(group: int) -> float:
+    """The resident memory of the largest process in the server's process group (with one
+    worker, the server itself; with more, uvicorn's supervisor and its workers), in MB (Linux)."""
+    largest = 0
+    for stat in Path("/proc").glob("[0-9]*/stat"):
+        try:
+            fields = stat.read_text().rsplit(")", 1)[1].split()
+            if int(fields[2]) != group:  # the process group, after the state and the parent
+                continue
+            status = (stat.parent / "status").read_text()
+        except (OSError, IndexError, ValueError):
+            continue
+        rss = next((line.split()[1] for line in status.splitlines() if line.startswith("VmRSS:")), "0")
+        largest = max(largest, int(rss))
+    return largest / 1024
 
 
 def club_night(url: str, work: Path, *, users: int, seconds: int, workers: int = 1) -> Night:
@@ -347,12 +446,13 @@ def club_night(url: str, work: Path, *, users: int, seconds: int, workers: int =
         began = time.monotonic()
         actions, samples = run_locust(server.url, plan, users, seconds, work)
         elapsed = time.monotonic() - began
+        rss_mb = worker_rss_mb(server.proc.pid)
     finally:
         server.stop()
     log = server.log()
     problems, done = audit(url, before, actions)
     # Rough but clear: a 5xx the server answered leaves a traceback in its log.
-    return Night(figures(samples, min(elapsed, seconds)), problems, done, log.count("Traceback"), setup_seconds)
+    return Night(figures(samples, min(elapsed, seconds)), problems, done, log.count("Traceback"), setup_seconds, rss_mb)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -364,7 +464,7 @@ def main(argv: list[str] | None = None) -> int:
     parser.add_argument("--keep", type=Path, default=None, help="keep the server log, plan and samples in this folder")
     args = parser.parse_args(argv)
     failed = False
-    for kind in (["sqlite", "postgres"] if args.database == "both" else [args.database]):
+    for kind in ["sqlite", "postgres"] if args.database == "both" else [args.database]:
         workers = args.workers or (1 if kind == "sqlite" else 2)
         with tempfile.TemporaryDirectory(prefix="club-night-") as tmp:
             work = Path(tmp) if args.keep is None else args.keep / kind
@@ -372,14 +472,24 @@ def main(argv: list[str] | None = None) -> int:
             with database(kind, work, f"hideout_bench_club_night_{os.getpid()}") as url:
                 night = club_night(url, work, users=args.users, seconds=args.seconds, workers=workers)
         total = night.figures.total
-        print(f"\n== club night on {kind}, {workers} worker(s): {args.users} members for {args.seconds} s "
-              f"(setup {night.setup_seconds:.0f} s) ==")
+        print(
+            f"\n== club night on {kind}, {workers} worker(s): {args.users} members for {args.seconds} s "
+            f"(setup {night.setup_seconds:.0f} s) =="
+        )
         print(night.figures.table())
         print("purchases and sales:", ", ".join(f"{k}: {v}" for k, v in night.done.items()))
         goal = total["p95"] < P95_GOAL_MS and total["5xx"] == 0 and total["conn"] == 0 and not night.problems
-        print(f"audit: {'nothing lost or doubled, every balance equals its ledger' if not night.problems else night.problems[:20]}")
-        print(f"p95 {total['p95']:.0f} ms (goal < {P95_GOAL_MS} ms), 5xx {total['5xx']}, tracebacks in the log "
-              f"{night.server_errors_logged}: {'goal met' if goal else 'GOAL MISSED'}")
+        print(
+            f"audit: {'nothing lost or doubled, every balance equals its ledger' if not night.problems else night.problems[:20]}"
+        )
+        print(
+            f"p95 {total['p95']:.0f} ms (goal < {P95_GOAL_MS} ms), 5xx {total['5xx']}, tracebacks in the log "
+            f"{night.server_errors_logged}: {'goal met' if goal else 'GOAL MISSED'}"
+        )
+        print(
+            f"resident memory of the largest worker after the night: {night.worker_rss_mb:.0f} MB "
+            f"(goal ≤ {MEMORY_GOAL_MB} MB: {'met' if night.worker_rss_mb <= MEMORY_GOAL_MB else 'MISSED'})"
+        )
         failed |= not goal
     return 1 if failed else 0
 

@@ -1,5 +1,6 @@
 """What the page benchmarks share: a migrated temporary database, the app, and a GM
 logged in through the login form."""
+
 from __future__ import annotations
 
 import os
@@ -8,11 +9,11 @@ from pathlib import Path
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 
-from starlette.testclient import TestClient  # noqa: E402
+from starlette.testclient import TestClient
 
-from app.core.migrate import upgrade  # noqa: E402
-from app.core.settings import Settings  # noqa: E402
-from app.main import create_app  # noqa: E402
+from app.core.migrate import upgrade
+from app.core.settings import Settings
+from app.main import create_app
 
 GM, PASSWORD = "gamemaster", "bench password"
 

@@ -3,6 +3,7 @@ long a GM's phase change takes to reach every stream and how much server memory 
 stream costs. SQLite in a temporary folder, or a scratch database created (and dropped) on the
 PostgreSQL server of --database-url.
 Run: python -m bench.live_streams [--streams 200] [--database-url postgresql://...]"""
+
 from __future__ import annotations
 
 import argparse
@@ -81,12 +82,23 @@ class Scratch:
 def start_server(database_url: str, tmp: Path) -> tuple[subprocess.Popen, str, Path]:
     port = free_port()
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-    env.update(HIDEOUT_DATABASE_URL=database_url, HIDEOUT_VAR_DIR=str(tmp / "var"), HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32),
-               HIDEOUT_FAST_HASHING="1", HIDEOUT_LOG_LEVEL="WARNING", PYTHONUNBUFFERED="1")
+    env.update(
+        HIDEOUT_DATABASE_URL=database_url,
+        HIDEOUT_VAR_DIR=str(tmp / "var"),
+        HIDEOUT_SECRET_KEY=secrets.token_urlsafe(32),
+        HIDEOUT_FAST_HASHING="1",
+        HIDEOUT_LOG_LEVEL="WARNING",
+        PYTHONUNBUFFERED="1",
+    )
     log_path = tmp / "server.log"
     with log_path.open("wb") as log:
-        proc = subprocess.Popen([sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port),
-                                 "--workers", "1", "--no-demo"], cwd=REPO, env=env, stdout=log, stderr=subprocess.STDOUT)
+        proc = subprocess.Popen(
+            [sys.executable, "-m", "app.cli", "serve", "--host", "127.0.0.1", "--port", str(port), "--workers", "1", "--no-demo"],
+            cwd=REPO,
+            env=env,
+            stdout=log,
+            stderr=subprocess.STDOUT,
+        )
     base = f"http://127.0.0.1:{port}"
     deadline = time.monotonic() + START_TIMEOUT
     while True:
@@ -119,8 +131,11 @@ def build_campaign(base: str, players: int) -> tuple[dict, int, list[dict]]:
         cid = r.json()["id"]
         places = []
         for i in range(players):
-            r = http.post(f"/api/v1/campaigns/{cid}/places", json={"name": f"Home {i}", "income": 3, "hideout_slot": True,
-                                                                    "x": 10, "y": 10}, headers=gm)
+            r = http.post(
+                f"/api/v1/campaigns/{cid}/places",
+                json={"name": f"Home {i}", "income": 3, "hideout_slot": True, "x": 10, "y": 10},
+                headers=gm,
+            )
             assert r.status_code == 201, r.text
             places.append(r.json()["id"])
         heads = []
@@ -228,12 +243,14 @@ async def change_phase(gm_http, cid: int, phase: str, tally: Tally, sample) -> C
     await asyncio.wait_for(tally.all_heard.wait(), WAIT)
     stop.set()
     await sampler
-    return Change((answered - start) * 1000, (tally.times[0] - answered) * 1000, (tally.times[-1] - answered) * 1000,
-                  await bystander)
+    return Change(
+        (answered - start) * 1000, (tally.times[0] - answered) * 1000, (tally.times[-1] - answered) * 1000, await bystander
+    )
 
 
-async def measure(base: str, proc: subprocess.Popen, gm: dict, cid: int, heads: list[dict], changes: int,
-                  scratch: Scratch | None) -> dict:
+async def measure(
+    base: str, proc: subprocess.Popen, gm: dict, cid: int, heads: list[dict], changes: int, scratch: Scratch | None
+) -> dict:
     pid, url = proc.pid, f"/api/v1/campaigns/{cid}/stream"
     limits = httpx.Limits(max_connections=None, max_keepalive_connections=None)
     peak = {"threads": threads(pid), "db": 0}
@@ -252,8 +269,10 @@ async def measure(base: str, proc: subprocess.Popen, gm: dict, cid: int, heads: 
                 peak["db"] = max(peak["db"], (await cur.fetchone())[0])
             await asyncio.sleep(0.005)
 
-    async with httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30, read=None), limits=limits) as http, \
-            httpx.AsyncClient(base_url=base, timeout=30, headers=gm) as gm_http:
+    async with (
+        httpx.AsyncClient(base_url=base, timeout=httpx.Timeout(30, read=None), limits=limits) as http,
+        httpx.AsyncClient(base_url=base, timeout=30, headers=gm) as gm_http,
+    ):
         # Warm-up: the GM's tabs hear one change (code paths, LISTEN connection, thread pool).
         warm = Tally(5)
         _, warm_tasks = await open_streams(http, url, [gm] * 5, warm)
@@ -293,8 +312,17 @@ async def measure(base: str, proc: subprocess.Popen, gm: dict, cid: int, heads: 
         await asyncio.gather(*tasks, return_exceptions=True)
     if pg is not None:
         await pg.close()
-    return {"opened": opened, "refused": refused, "before": before, "after": after, "changes": results, "peak": peak,
-            "idle": idle, "streams_ended": streams_ended, "exited": exited}
+    return {
+        "opened": opened,
+        "refused": refused,
+        "before": before,
+        "after": after,
+        "changes": results,
+        "peak": peak,
+        "idle": idle,
+        "streams_ended": streams_ended,
+        "exited": exited,
+    }
 
 
 # --- the report --------------------------------------------------------------------------------------
@@ -307,13 +335,19 @@ def report(label: str, n: int, players: int, tabs: int, m: dict) -> None:
     print(f"live streams on one worker, {label}: {n} streams ({players} players x {tabs} tabs)")
     refused = f"refused: {len(m['refused'])}" + (f" (status {sorted(set(m['refused']))})" if m["refused"] else "")
     print(f"  opened in            {m['opened']:7.2f} s    {refused}")
-    print(f"  server RSS           {m['before'] / 1024:7.1f} MiB before, {m['after'] / 1024:.1f} MiB with the streams"
-          f" -> {per_stream:.0f} KiB per stream")
+    print(
+        f"  server RSS           {m['before'] / 1024:7.1f} MiB before, {m['after'] / 1024:.1f} MiB with the streams"
+        f" -> {per_stream:.0f} KiB per stream"
+    )
     print(f"  phase change x{len(changes)}      API answer p50 {statistics.median(c.answer for c in changes):6.1f} ms")
-    print(f"  all {n} received      p50 {statistics.median(last):6.1f} ms   max {max(last):6.1f} ms after the answer"
-          f" (first stream p50 {statistics.median(c.first for c in changes):.1f} ms)")
-    print(f"  another request      p50 {statistics.median(c.bystander for c in changes):6.1f} ms during the fan-out"
-          f" ({m['idle']:.1f} ms idle)")
+    print(
+        f"  all {n} received      p50 {statistics.median(last):6.1f} ms   max {max(last):6.1f} ms after the answer"
+        f" (first stream p50 {statistics.median(c.first for c in changes):.1f} ms)"
+    )
+    print(
+        f"  another request      p50 {statistics.median(c.bystander for c in changes):6.1f} ms during the fan-out"
+        f" ({m['idle']:.1f} ms idle)"
+    )
     db = f", PostgreSQL connections peak {m['peak']['db']}" if m["peak"]["db"] else ""
     print(f"  server threads peak  {m['peak']['threads']}{db}")
     print(f"  SIGTERM              streams ended in {m['streams_ended']:.2f} s, server exited in {m['exited']:.2f} s")
@@ -324,8 +358,11 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--streams", type=int, default=200)
     parser.add_argument("--tabs", type=int, default=5, help="streams per player (the server allows 8)")
     parser.add_argument("--changes", type=int, default=5, help="phase changes timed")
-    parser.add_argument("--database-url", default=os.environ.get("BENCH_DATABASE_URL", ""),
-                        help="postgresql://... : a scratch database on that server (default: SQLite)")
+    parser.add_argument(
+        "--database-url",
+        default=os.environ.get("BENCH_DATABASE_URL", ""),
+        help="postgresql://... : a scratch database on that server (default: SQLite)",
+    )
     args = parser.parse_args(argv)
     players = math.ceil(args.streams / args.tabs)
     if players > 40:

@@ -1,5 +1,6 @@
 """Times the map page of a campaign with 300 places and 600 paths and reports its SVG
 size. Run: python -m bench.map_page"""
+
 from __future__ import annotations
 
 import statistics
@@ -7,6 +8,7 @@ import time
 
 from bench.common import logged_in_gm
 from bench.large_campaign import build_map
+
 
 def main() -> None:
     app, client = logged_in_gm()
@@ -18,8 +20,10 @@ def main() -> None:
             page = client.get(f"/campaigns/{cid}/map").text
             times.append((time.perf_counter() - start) * 1000)
         svg = page.split("<svg", 1)[1].split("</svg>", 1)[0]
-        print(f"map page, 300 places + 600 paths: median {statistics.median(times):.1f} ms, "
-              f"page {len(page.encode()) / 1024:.1f} KiB, SVG {len(svg.encode()) / 1024:.1f} KiB")
+        print(
+            f"map page, 300 places + 600 paths: median {statistics.median(times):.1f} ms, "
+            f"page {len(page.encode()) / 1024:.1f} KiB, SVG {len(svg.encode()) / 1024:.1f} KiB"
+        )
 
 
 if __name__ == "__main__":

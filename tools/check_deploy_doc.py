@@ -24,6 +24,7 @@ running Python's bin folder (this checkout's .venv/bin) first on PATH:
 
 --postgres is a superuser's URL (TEST_DATABASE_URL in the test suite); the postgresql part needs it.
 """
+
 from __future__ import annotations
 
 import argparse
@@ -119,8 +120,9 @@ def check_units(blocks: list[Block], scratch: Path) -> list[str]:
             target = target.group(1) if target else name.removesuffix(".timer") + ".service"
             if target not in units:
                 errors.append(f"{block.where()}: {name} starts {target}, which the doc does not define")
-    r = subprocess.run(["systemd-analyze", "verify", *(str(folder / n) for n in units)],
-                       capture_output=True, text=True, timeout=TIMEOUT)
+    r = subprocess.run(
+        ["systemd-analyze", "verify", *(str(folder / n) for n in units)], capture_output=True, text=True, timeout=TIMEOUT
+    )
     # Warnings (an unknown key, a bad signal name) leave the exit code at 0: any output fails.
     if r.returncode or r.stdout.strip() or r.stderr.strip():
         errors.append(f"systemd-analyze verify ({r.returncode}):\n{r.stdout}{r.stderr}")
@@ -144,23 +146,24 @@ def unit_commands(block: Block, scratch: Path) -> list[list[str]]:
 
 
 def base_env(scratch: Path) -> dict:
-    env = {k: v for k, v in os.environ.items()
-           if not k.startswith(("HIDEOUT_", "PG")) and k != "TEST_DATABASE_URL"}
+    env = {k: v for k, v in os.environ.items() if not k.startswith(("HIDEOUT_", "PG")) and k != "TEST_DATABASE_URL"}
     env["PATH"] = f"{Path(sys.executable).parent}{os.pathsep}{env.get('PATH', '')}"
     env["HIDEOUT_VAR_DIR"] = str(scratch / "var")
     return env
 
 
 def run(argv: list[str], env: dict, cwd: Path, where: str, stdin: str | None = None) -> str | None:
-    r = subprocess.run(argv, env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=TIMEOUT,
-                       start_new_session=True)  # no terminal: a password prompt reads stdin
+    r = subprocess.run(
+        argv, env=env, cwd=cwd, input=stdin, capture_output=True, text=True, timeout=TIMEOUT, start_new_session=True
+    )  # no terminal: a password prompt reads stdin
     if r.returncode:
         return f"{where}: exit code {r.returncode}\n{r.stdout}{r.stderr}"
     return None
 
 
-def run_part(targets: set[str], blocks: list[Block], scratch: Path, env: dict, database,
-             rename=None, stdin: str | None = None) -> str | None:
+def run_part(
+    targets: set[str], blocks: list[Block], scratch: Path, env: dict, database, rename=None, stdin: str | None = None
+) -> str | None:
     """Runs the blocks for `targets` in the doc's order (each may need the ones before it) and
     returns the first problem; `database` loses data before a restore and tells what came back."""
     for block in blocks:
@@ -180,9 +183,13 @@ def run_part(targets: set[str], blocks: list[Block], scratch: Path, env: dict, d
         kept = database.lose() if restore else None
         if restore and kept is None:
             return f"{block.where()}: nothing to restore (no migrated database before it)"
-        if problem := run(["bash", "-euo", "pipefail", "-c", rename(block.text) if superuser else block.text],
-                          database.superuser_env if superuser else env, scratch, block.where(),
-                          stdin if superuser else None):
+        if problem := run(
+            ["bash", "-euo", "pipefail", "-c", rename(block.text) if superuser else block.text],
+            database.superuser_env if superuser else env,
+            scratch,
+            block.where(),
+            stdin if superuser else None,
+        ):
             return problem
         if restore and database.version() != kept:
             return f"{block.where()}: the restore did not bring back what the backup held"
@@ -263,8 +270,15 @@ def check_postgresql(blocks: list[Block], scratch: Path, admin_url: str) -> list
     database = PostgresDatabase(env["HIDEOUT_DATABASE_URL"], superuser_env)
     drop()
     try:
-        problem = run_part({"superuser", "postgresql"}, blocks, scratch, env, database,
-                           rename=lambda text: re.sub(r"\bhideout\b", name, text), stdin=f"{password}\n{password}\n")
+        problem = run_part(
+            {"superuser", "postgresql"},
+            blocks,
+            scratch,
+            env,
+            database,
+            rename=lambda text: re.sub(r"\bhideout\b", name, text),
+            stdin=f"{password}\n{password}\n",
+        )
         errors = [problem] if problem else []
         if not errors:
             with psycopg.connect(env["HIDEOUT_DATABASE_URL"]) as db:
@@ -279,8 +293,9 @@ def check_postgresql(blocks: list[Block], scratch: Path, admin_url: str) -> list
 
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
-    parser.add_argument("--only", help=f"comma-separated parts of {', '.join(PARTS)} (default: all; postgresql "
-                                       "only with --postgres)")
+    parser.add_argument(
+        "--only", help=f"comma-separated parts of {', '.join(PARTS)} (default: all; postgresql only with --postgres)"
+    )
     parser.add_argument("--postgres", help="a PostgreSQL superuser's URL, for the postgresql part")
     args = parser.parse_args(argv)
     parts = [p for p in args.only.split(",") if p] if args.only else [p for p in PARTS if p != "postgresql" or args.postgres]

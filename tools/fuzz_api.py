@@ -4,6 +4,7 @@ bounded in time. Fails on any server error, undocumented status or schema mismat
 
     python tools/fuzz_api.py [--max-examples N] [--seconds S]
 """
+
 from __future__ import annotations
 
 import argparse
@@ -66,21 +67,47 @@ def main() -> int:
     port = _free_port()
     base = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
-    env.update(HIDEOUT_DATABASE_URL=f"sqlite:///{tmp / 'fuzz.sqlite3'}", HIDEOUT_VAR_DIR=str(tmp / "var"),
-               HIDEOUT_SECRET_KEY=secrets.token_urlsafe(40), HIDEOUT_FAST_HASHING="1")
-    server = subprocess.Popen([str(BIN / "hideout"), "serve", "--host", "127.0.0.1", "--port", str(port)], env=env,
-                              stdout=subprocess.DEVNULL, stderr=open(tmp / "server.log", "w"), cwd=ROOT)
+    env.update(
+        HIDEOUT_DATABASE_URL=f"sqlite:///{tmp / 'fuzz.sqlite3'}",
+        HIDEOUT_VAR_DIR=str(tmp / "var"),
+        HIDEOUT_SECRET_KEY=secrets.token_urlsafe(40),
+        HIDEOUT_FAST_HASHING="1",
+    )
+    server = subprocess.Popen(
+        [str(BIN / "hideout"), "serve", "--host", "127.0.0.1", "--port", str(port)],
+        env=env,
+        stdout=subprocess.DEVNULL,
+        stderr=open(tmp / "server.log", "w"),
+        cwd=ROOT,
+    )
     failed = False
     try:
         _wait(f"{base}/api/v1/catalog/factions")
         for nickname in ("master", "anna"):
-            token = _call(f"{base}/api/v1/auth/tokens", "POST", {"nickname": nickname, "password": PASSWORD, "name": "fuzz"})["token"]
+            token = _call(f"{base}/api/v1/auth/tokens", "POST", {"nickname": nickname, "password": PASSWORD, "name": "fuzz"})[
+                "token"
+            ]
             cid = _call(f"{base}/api/v1/me", token=token)["campaigns"][0]["id"]
             config = tmp / f"st-{nickname}.toml"
             config.write_text(f"[parameters]\ncid = {cid}\n\n" + POSITIVE_STATUSES)
-            command = [str(BIN / "st"), "--config-file", str(config), "run", f"{base}/api/v1/openapi.json",
-                       "--checks", "all", "--max-examples", str(args.max_examples), "--phases", "examples,coverage,fuzzing",
-                       "-H", f"Authorization: Bearer {token}", "--no-color", "--seed", "1"]
+            command = [
+                str(BIN / "st"),
+                "--config-file",
+                str(config),
+                "run",
+                f"{base}/api/v1/openapi.json",
+                "--checks",
+                "all",
+                "--max-examples",
+                str(args.max_examples),
+                "--phases",
+                "examples,coverage,fuzzing",
+                "-H",
+                f"Authorization: Bearer {token}",
+                "--no-color",
+                "--seed",
+                "1",
+            ]
             for path in EXCLUDE:
                 command += ["--exclude-path", path]
             print(f"== schemathesis as {nickname} (campaign {cid}) ==", flush=True)
