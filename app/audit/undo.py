@@ -27,6 +27,7 @@ WHY_NOT = {
     "reward_given": N_("the reward may already be in a warband; take it out of the company instead"),
     "order_undone": N_("the player sends the warband again"),
     "settlement_reopened": N_("the player closes the settlement again"),
+    "place_added": N_("a place added (one, from a list or a ready map) is removed with Delete on the map"),
 }
 OTHER = N_("this kind of change is not undone from the trail")
 

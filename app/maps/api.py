@@ -124,7 +124,7 @@ def create_place(cid: PathId, body: PlaceIn, user: ApiUser, session: SessionDep)
 def create_places(cid: PathId, body: PlacesBulkIn, user: ApiUser, session: SessionDep):
     """R12.14: all the places or none; a refusal's details name each item (`item`, 0-based)."""
     made = service.create_places(session, actor=user, campaign_id=cid, items=[p.model_dump() for p in body.places])
-    return PlacesOut(items=[place_out(p, set()) for p in made])
+    return PlacesOut(items=[place_out(p, set()) for p in made.places], crowded=made.crowded)
 
 
 @router.patch("/campaigns/{cid}/places/{pid}", response_model=PlaceOut)

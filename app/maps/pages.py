@@ -201,6 +201,8 @@ def _line_problems(page: CampaignContext, lines: list[paste.Line], of: int | Non
     return items, problems
 
 
+CROWDED_SHOWN = 8  # names of crowded places a flash names
+
 @router.post("/campaigns/{cid}/places/bulk")
 def add_places(page: CampaignPage):
     """R12.14: the pasted list, all or nothing; a refusal lists each line's problem and keeps
@@ -226,7 +228,15 @@ def add_places(page: CampaignPage):
         said = detail_messages(exc.details, page.gettext)
         number = page.gettext(N_("line %(n)s: %(problem)s"))
         return refused(exc.status, summary, [number % {"n": lines[d["item"]].number, "problem": d["message"]} for d in said])
-    return page.redirect(back, N_("Places added: %(count)s."), count=len(made))
+    if made.crowded:  # R12.14: the map was full; say which to move (the flash is a cookie: a few names)
+        shown = ", ".join(made.crowded[:CROWDED_SHOWN]) + (", …" if len(made.crowded) > CROWDED_SHOWN else "")
+        return page.redirect(
+            back,
+            N_("Places added: %(count)s. The map had no room to keep %(crowded)s apart from the others: move them."),
+            count=len(made.places),
+            crowded=shown,
+        )
+    return page.redirect(back, N_("Places added: %(count)s."), count=len(made.places))
 
 
 @router.post("/campaigns/{cid}/places/{pid}")

@@ -70,6 +70,7 @@ class PlaceOut(BaseModel):
 
 class PlacesOut(BaseModel):
     items: list[PlaceOut]
+    crowded: list[str] = []  # R12.14: new places the full map could not keep apart (move them)
 
 
 class PathIn(BaseModel):

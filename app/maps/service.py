@@ -4,6 +4,7 @@ API share these."""
 from __future__ import annotations
 
 from collections.abc import Callable
+from dataclasses import dataclass
 from pathlib import Path as FsPath
 
 from sqlalchemy import func, or_
@@ -124,21 +125,55 @@ def create_place(session: Session, *, actor: User, campaign_id: int, data: dict)
 
 
 MAX_BULK = 200
+BULK_ADDED = "bulk list"  # R12.9: how an audit row tells a place added with many others
 
 
-def create_places(session: Session, *, actor: User, campaign_id: int, items: list[dict]) -> list[Place]:
+@dataclass(frozen=True)
+class Bulk:
+    places: list[Place]
+    crowded: list[str]  # the names of the new places the map had no room to keep apart
+
+
+def create_places(session: Session, *, actor: User, campaign_id: int, items: list[dict]) -> Bulk:
     """R12.14: up to MAX_BULK places at once, all or none: each checked as create_place checks
     one (its parent, the maps' depth) and its name unused on its map, in the list or before.
     Every problem is a detail naming its item (0-based); the places are laid out apart on their
-    maps (maps/layout.py), and the GM moves them after."""
+    maps (maps/layout.py), and the GM moves them after. Those a full map could not keep apart
+    are named in `crowded`, for the GM to move. R12.9: one audit row a place, as create_place
+    writes, marked as added from a list."""
     viewer = gm_viewer(session, actor, campaign_id)
     if not 1 <= len(items) <= MAX_BULK:
         raise DomainError("places_count", most=MAX_BULK)
-    parents = _parents(session, campaign_id)
     standing = session.exec(
         select(Place.parent_id, Place.name, Place.x, Place.y, Place.income).where(Place.campaign_id == campaign_id)
     ).all()
-    names = {(parent, name.strip().casefold()) for parent, name, *_rest in standing}
+    _check_bulk(session, campaign_id, items, {(parent, name.strip().casefold()) for parent, name, *_rest in standing})
+    spots: dict[int, layout.Spot] = {}
+    for parent in dict.fromkeys(item.get("parent_id") for item in items):
+        group = [i for i, item in enumerate(items) if item.get("parent_id") == parent]
+        taken = [(x, y, rules.label_text(name, income)) for p, name, x, y, income in standing if p == parent]
+        holder = session.get(Place, parent) if parent is not None else viewer.campaign
+        labels = [rules.label_text(items[i]["name"].strip(), items[i].get("income") or 0) for i in group]
+        spots.update(zip(group, layout.spread(labels, taken, map_height(holder))))
+    made = []
+    for i, item in enumerate(items):
+        fields = {k: item[k] for k in ("description", "income", "hideout_slot") if item.get(k) is not None}
+        place = Place(campaign_id=campaign_id, name=item["name"].strip(), parent_id=item.get("parent_id"), **fields)
+        place.x, place.y = spots[i].x, spots[i].y
+        session.add(place)
+        made.append(place)
+    for parent in {item.get("parent_id") for item in items} - {None}:
+        _open_map(session, parent)
+    session.flush()
+    for place in made:
+        after = {**audit.snapshot(place, AUDITED), "added_with": BULK_ADDED}
+        audit.record(session, viewer.campaign, actor, "place_added", f"place:{place.id}", after=after)
+    return Bulk(made, [made[i].name for i in sorted(spots) if not spots[i].apart])
+
+
+def _check_bulk(session: Session, campaign_id: int, items: list[dict], names: set[tuple[int | None, str]]) -> None:
+    """Every item's parent and name checked; all the problems refused at once."""
+    parents = _parents(session, campaign_id)
     problems, seen = [], set()
     for i, item in enumerate(items):
         name, parent = item["name"].strip(), item.get("parent_id")
@@ -157,24 +192,6 @@ def create_places(session: Session, *, actor: User, campaign_id: int, items: lis
         seen.add(key)
     if problems:
         raise DomainError("places_refused", details=problems)
-    spots: dict[int, layout.Spot] = {}
-    for parent in dict.fromkeys(item.get("parent_id") for item in items):
-        group = [i for i, item in enumerate(items) if item.get("parent_id") == parent]
-        taken = [(x, y, rules.label_text(name, income)) for p, name, x, y, income in standing if p == parent]
-        holder = session.get(Place, parent) if parent is not None else viewer.campaign
-        labels = [rules.label_text(items[i]["name"].strip(), items[i].get("income") or 0) for i in group]
-        spots.update(zip(group, layout.spread(labels, taken, map_height(holder))))
-    made = []
-    for i, item in enumerate(items):
-        fields = {k: item[k] for k in ("description", "income", "hideout_slot") if item.get(k) is not None}
-        place = Place(campaign_id=campaign_id, name=item["name"].strip(), parent_id=item.get("parent_id"), **fields)
-        place.x, place.y = spots[i].x, spots[i].y
-        session.add(place)
-        made.append(place)
-    for parent in {item.get("parent_id") for item in items} - {None}:
-        _open_map(session, parent)
-    session.flush()
-    return made
 
 
 def map_height(holder: Campaign | Place) -> int:

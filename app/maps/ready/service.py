@@ -18,6 +18,7 @@ from typing import Any
 from sqlmodel import Session, func, select
 
 from app.accounts.models import User
+from app.audit import service as audit
 from app.campaigns import rules as campaign_rules
 from app.campaigns.models import Campaign
 from app.core.db import saved_id
@@ -25,6 +26,7 @@ from app.core.errors import DomainError
 from app.core.i18n import LOCALES
 from app.core.images import store_image
 from app.maps.models import Path, Place
+from app.maps.service import AUDITED
 from app.visibility import gm_viewer
 
 KEYS = ("region", "city")  # in the order the wizard offers them
@@ -117,6 +119,9 @@ def fill_map(session: Session, *, actor: User, campaign_id: int, key: str, local
     for a, b in ready.paths:
         session.add(Path(campaign_id=campaign_id, from_place_id=saved_id(made[a].id), to_place_id=saved_id(made[b].id)))
     session.flush()
+    for place in made.values():  # R12.9: one row a place, as the map editor writes, marked as the template's
+        after = {**audit.snapshot(place, AUDITED), "added_with": f"ready map: {ready.key}"}
+        audit.record(session, campaign, actor, "place_added", f"place:{place.id}", after=after)
     return Filled(campaign, ready, len(made), len(ready.paths))
 
 
