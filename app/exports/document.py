@@ -108,7 +108,8 @@ def build(session: Session, campaign: Campaign, *, scope: str, media_dir: FsPath
                     under[(part.name, parent)].append(data)
             written.append(data)
         out[part.name] = written
-    _ledger_figures(out, scope)
+    if scope == "gm":
+        _ledger_figures(out, {numbers["players"][p.id] for p in rows["players"] if viewer.sees_balance_of(p.id)})
     for part in PARTS:
         for data in out[part.name]:
             for child in CHILDREN[part.name]:
@@ -155,17 +156,18 @@ def _row(part: Part, row, look, media_dir: FsPath) -> dict:
     return data
 
 
-def _ledger_figures(out: dict[str, list], scope: str) -> None:
-    """In the GM's document each balance is the sum of the entries in it (as the GM's ledger
-    page shows it), so that nothing left out can be worked back from the figures."""
-    if scope != "gm":
-        return
+def _ledger_figures(out: dict[str, list], shown: set[int]) -> None:
+    """The GM's document gives a balance where the GM's ledger page does (R11.2,
+    `Viewer.sees_balance_of`): each one the sum of the entries in it, so that nothing left out
+    can be worked back from the figures. With gold transfers on it gives none — `gold` and
+    `balance_after` are null — for any figure would then be the balance without transfers,
+    which tells of one (and goes below zero for a player who spent gold received)."""
     running: dict[int, int] = defaultdict(int)
     for entry in out["ledger"]:
         running[entry["player_id"]] += entry["amount"]
-        entry["balance_after"] = running[entry["player_id"]]
+        entry["balance_after"] = running[entry["player_id"]] if entry["player_id"] in shown else None
     for player in out["players"]:
-        player["gold"] = running.get(player["id"], 0)
+        player["gold"] = running.get(player["id"], 0) if player["id"] in shown else None
 
 
 def _campaign(session: Session, campaign: Campaign, media_dir: FsPath) -> dict:

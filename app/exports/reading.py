@@ -103,6 +103,7 @@ def create(
 ) -> Campaign:
     """Creates everything; `holders` makes the placeholder accounts the players start with."""
     created = Created()
+    _balances_not_given(flat)
     campaign = _campaign(session, actor, doc["campaign"], media_dir, stored)
     _players(session, campaign, flat["players"], created, holders)
     for part in PARTS[1:]:
@@ -273,3 +274,43 @@ def _check_gold(flat: Rows, created: Created) -> None:
     for number, (nickname, gold) in created.gold.items():
         if gold != totals.get(number, 0):
             raise DomainError("import_gold", nickname=nickname, gold=gold, total=totals.get(number, 0))
+
+
+def _balances_not_given(flat: Rows) -> None:
+    """The GM's document gives no balances while gold transfers are on (R11.2, document.py): a
+    player whose `gold` is null gets the sum of their entries in it, and a null `balance_after`
+    the sum up to its entry. Where that sum would drop below zero (gold that came through
+    transfers the document leaves out, then spent), one entry of kind `transfer` opens the
+    player's ledger with the least that keeps every balance at zero or more — what those
+    transfers brought at least, which the document itself tells the importing GM."""
+    unknown = {row["id"] for row in flat["players"] if "gold" in row and row["gold"] is None}
+    entries: dict[int, list[dict]] = defaultdict(list)
+    for row in flat["ledger"]:
+        if _number(row.get("player_id")) and _whole(row.get("amount")):
+            entries[row["player_id"]].append(row)
+    number = max((row["id"] for row in flat["ledger"]), default=0)
+    for player in unknown:
+        low = running = 0
+        for row in entries[player]:
+            running += row["amount"]
+            low = min(low, running)
+        if low < 0:
+            number += 1
+            first = entries[player][0]
+            opening = {"id": number, "player_id": player, "amount": -low, "kind": "transfer", "balance_after": None}
+            opening.update({k: first[k] for k in ("round", "created_at") if k in first})
+            flat["ledger"].insert(flat["ledger"].index(first), opening)
+            entries[player].insert(0, opening)
+    for rows in entries.values():
+        running = 0
+        for row in rows:
+            running += row["amount"]
+            if row.get("balance_after") is None:
+                row["balance_after"] = running
+    for row in flat["players"]:
+        if row["id"] in unknown:
+            row["gold"] = sum(entry["amount"] for entry in entries[row["id"]])
+
+
+def _whole(value: Any) -> bool:
+    return isinstance(value, int) and not isinstance(value, bool)

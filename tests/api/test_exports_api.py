@@ -19,7 +19,11 @@ from app.campaigns.models import Campaign, Invitation, Player
 from app.core.limits import MAX_BODY
 from app.exports.models import ImportedSeat
 from app.exports.parts import PARTS
+from app.exports.service import export_for_server
+from tests.api.test_gm_gold_R11_2 import adjust
+from tests.api.test_transfers_api import MARKER, assert_adds_up, ledger_adds_up, send, shown_ledger
 from tests.builders.accounts import user
+from tests.builders.campaigns import running_trio
 from tests.builders.companies import buy, warband
 from tests.builders.guilds import guild_campaign
 from tests.builders.maps import add_place
@@ -152,20 +156,49 @@ def test_issue19_export_is_one_versioned_document_with_every_part(client):
     assert {int(a["target"][7:]) for a in added} <= {p["id"] for p in doc["places"]}
 
 
-def test_r11_2_the_gms_document_keeps_the_players_secrets(client):
+def test_r11_2_the_gms_document_keeps_the_players_secrets(client, engine, settings):
     """Letters are in no document; transfers, guild requests and a warband never sent are not
-    the GM's to see, and the gold and balances add up without the transfer (R8.11)."""
+    the GM's to see (R8.11), and with gold transfers on the document gives no balance, as the
+    GM's pages and API give none (issue 27 item 6): `gold` and `balance_after` are null."""
     w = rich_campaign(client)
     doc = export(client, w["cid"], w["gm"])
     text = json.dumps(doc)
     assert "Meet me at the gate" not in text and "Sealed" not in text and "letters" not in doc
     assert doc["transfers"] == [] and "for the road" not in text and not any(e["kind"] == "transfer" for e in doc["ledger"])
     assert doc["guilds"][0]["requests"] == [] and "Stay-at-home" not in text
+    assert w["g"].campaign()["modules"]["gold_transfers"] is True
     players = {p["player_id"]: p for p in client.get(f"{API}/campaigns/{w['cid']}/players", headers=w["gm"]).json()}
     for number, player in enumerate(doc["players"], 1):
         entries = [e for e in doc["ledger"] if e["player_id"] == number]
-        assert player["gold"] == sum(e["amount"] for e in entries)
-        assert players[w["players"][number - 1]["player_id"]]["gold"] is None  # transfers on: the GM sees no balance (R11.2)
+        assert entries and player["gold"] is None and all(e["balance_after"] is None for e in entries)
+        assert players[w["players"][number - 1]["player_id"]]["gold"] is None  # as the GM's API shows it (R11.2)
+        gm_ledger = client.get(
+            f"{API}/campaigns/{w['cid']}/ledger", params={"player_id": w["players"][number - 1]["player_id"]}, headers=w["gm"]
+        ).json()
+        assert gm_ledger["balance"] is None and sorted(e["amount"] for e in entries) == sorted(
+            e["amount"] for e in gm_ledger["items"]
+        )  # the same entries as the GM's ledger, and no figure more
+    with Session(engine) as s:
+        server = export_for_server(s, campaign_id=w["cid"], media_dir=settings.var_dir / "media")
+    assert [p["gold"] for p in server["players"]] == [
+        client.get(f"{API}/campaigns/{w['cid']}/ledger", headers=p["headers"]).json()["balance"] for p in w["players"]
+    ]  # the server's document keeps each player's real balance, as the player sees it
+
+
+def test_r11_2_without_transfers_the_gms_document_gives_the_balances_the_gm_sees(client, engine):
+    """Without the gold transfers module the GM sees every balance, and so does the document:
+    each the sum of the entries in it, as the GM's API shows it."""
+    w = rich_campaign(client)
+    with Session(engine) as s:
+        campaign = s.get(Campaign, w["cid"])
+        campaign.modules = {**campaign.modules, "gold_transfers": False}
+        s.add(campaign)
+        s.commit()
+    doc = export(client, w["cid"], w["gm"])
+    players = {p["player_id"]: p["gold"] for p in client.get(f"{API}/campaigns/{w['cid']}/players", headers=w["gm"]).json()}
+    for number, player in enumerate(doc["players"], 1):
+        entries = [e for e in doc["ledger"] if e["player_id"] == number]
+        assert player["gold"] == sum(e["amount"] for e in entries) == players[w["players"][number - 1]["player_id"]]
         assert [e["balance_after"] for e in entries] == [sum(x["amount"] for x in entries[: i + 1]) for i in range(len(entries))]
 
 
@@ -186,6 +219,49 @@ def test_issue19_round_trip_export_import_export_gives_the_same_document(client,
         assert new.map_image and new.map_image != old.map_image  # stored anew on this server
 
 
+def test_R11_2_a_gms_document_without_balances_imports_again(client, engine):
+    """Transfers on, borys received gold and spent it: the GM's document (no balances, no
+    transfer) imports. Each seat's gold is the sum of its entries in the document; where that
+    would drop below zero, one transfer entry opens the ledger with the least that keeps every
+    balance at zero or more (borys: 400, -395, -12 needs 7). The new campaign exports as the
+    same document, and no balance is off its ledger (R3.8)."""
+    gm, cid, (anna, borys, cecylia) = running_trio(client)
+    assert adjust(client, cid, gm, borys["player_id"], -395).status_code == 201  # borys: 5
+    assert send(client, cid, anna, borys["player_id"], 30, MARKER).status_code == 201  # borys: 35, anna: 370
+    buy(client, cid, borys, "orcs.ax", faction="orcs")  # borys: 23, spent gold received
+    first = export(client, cid, gm)
+    assert [p["gold"] for p in first["players"]] == [None, None, None] and MARKER not in json.dumps(first)
+    assert [e["amount"] for e in first["ledger"] if e["player_id"] == 2] == [400, -395, -12]  # -7 as a running sum
+    created = import_(client, first, gm)
+    new_cid = created["id"]
+    assert [p["gold"] for p in created["players"]] == [None, None, None]  # the GM still sees no balance
+    assert export(client, new_cid, gm) == first  # the opening entry is a transfer: not the GM's to see either
+    for who in (anna, borys):
+        r = client.post(f"{API}/campaigns/{new_cid}/invitations/accept", headers=who["headers"])
+        assert r.status_code == 200, r.text
+    anna_ledger, borys_ledger = (shown_ledger(client, new_cid, who["headers"]) for who in (anna, borys))
+    # anna's 30 sent is not in the document: her seat keeps what the GM saw of her.
+    assert anna_ledger["balance"] == 400 and [e["kind"] for e in anna_ledger["items"]] == ["start"]
+    assert borys_ledger["balance"] == 0
+    assert [(e["kind"], e["amount"], e["balance_after"]) for e in reversed(borys_ledger["items"])] == [
+        ("transfer", 7, 7),
+        ("start", 400, 407),
+        ("gm_adjustment", -395, 12),
+        ("purchase", -12, 0),
+    ]
+    assert_adds_up(anna_ledger)
+    assert_adds_up(borys_ledger)
+    ledger_adds_up(engine)
+    gm_view = shown_ledger(client, new_cid, gm, borys_ledger["player_id"])
+    assert gm_view["balance"] is None and [e["kind"] for e in gm_view["items"]] == ["purchase", "gm_adjustment", "start"]
+    # A document that does give a balance is still held to it (R3.8).
+    broken = copy.deepcopy(first)
+    broken["players"][1]["gold"] = -7
+    r = client.post(f"{API}/campaigns/import", json=broken, headers=gm)
+    assert (r.status_code, error_code(r)) == (422, "import_gold_negative")
+    assert count(engine, Campaign) == 2
+
+
 def test_issue19_players_found_by_nickname_are_invited_to_take_their_seat(client, engine):
     """Import keeps every player's data on a seat; a user with the nickname gets an
     invitation (they have not agreed to join) and accepting binds them to the seat."""
@@ -202,7 +278,8 @@ def test_issue19_players_found_by_nickname_are_invited_to_take_their_seat(client
         assert pending == ["pending"] * 4
         seats = s.exec(select(ImportedSeat).where(ImportedSeat.campaign_id == cid)).all()
         assert sorted(seat.nickname for seat in seats) == ["player0", "player1", "player2", "player3"]
-    seat_gold = {p["nickname"]: p["gold"] for p in doc["players"]}  # the GM sees no balance (transfers on, R11.2)
+    # The GM's document gives no balance (transfers on, R11.2): a seat's gold is the sum of its entries.
+    seat_gold = {p["nickname"]: sum(e["amount"] for e in doc["ledger"] if e["player_id"] == p["id"]) for p in doc["players"]}
     r = client.post(f"{API}/campaigns/{cid}/invitations/accept", headers=p1)
     assert r.status_code == 200, r.text
     company = client.get(f"{API}/campaigns/{cid}/company", headers=p1).json()
@@ -280,7 +357,11 @@ def _broken(doc: dict):
         edit(lambda d: d["campaign"].update(settlement_rules={"casualty_table": []})),
         "casualty_table_invalid",
     )
-    yield "gold off its ledger", edit(lambda d: d["players"][0].update(gold=d["players"][0]["gold"] + 1)), "import_gold"
+
+    def gold_of(d, number):  # the GM's document gives no balance with transfers on: the sum of its entries
+        return sum(e["amount"] for e in d["ledger"] if e["player_id"] == number)
+
+    yield "gold off its ledger", edit(lambda d: d["players"][0].update(gold=gold_of(d, 1) + 1)), "import_gold"
     yield "gold below zero", edit(lambda d: d["players"][0].update(gold=-5)), "import_gold_negative"
     yield "a bad nickname", edit(lambda d: d["players"][0].update(nickname="no spaces allowed")), "import_nickname"
     yield "one nickname twice", edit(lambda d: d["players"][1].update(nickname="PLAYER0")), "import_nickname"
