@@ -95,7 +95,7 @@ SERVER_ERRORS: dict[str, tuple[int, str]] = {
         422,
         N_("The campaign already has %(count)s players and invitations; the limit cannot be lower."),
     ),
-    "settings_locked": (409, N_("%(field)s is fixed once the campaign has started.")),
+    "settings_locked": (409, N_("%(field)s can no longer be changed once the campaign has started.")),
     "starting_gold_locked": (409, N_("The starting gold cannot change once a player has joined.")),
     "battle_size_limit_invalid": (422, N_("The battle size limit is a number of at least 3, or empty for unlimited.")),
     "guild_term_invalid": (422, N_("Choose one of: %(choices)s.")),

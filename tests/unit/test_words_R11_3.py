@@ -247,10 +247,15 @@ def test_R8_2_the_settings_locked_refusal_and_the_fee_label_say_the_word():
     assert said.startswith("Ustawienia kartelu:"), said
     said = message_for("settings_locked", {"field": CampaignMsg("alliance", "The %(alliance)s fee")}, PL.gettext)
     assert said.startswith("Opłata za pakt:"), said
-    assert (
-        message_for("settings_locked", {"field": CampaignMsg("brotherhood", "%(Guild)s settings")}, EN.gettext)
-        == "Brotherhood settings is fixed once the campaign has started."
-    )
+    # In English too, whether the label is one thing or many ("settings", "Modules", "the fee").
+    for term, label, english in (
+        ("brotherhood", "%(Guild)s settings", "Brotherhood settings"),
+        ("cartel", "%(Guild)s settings", "Cartel settings"),
+        ("guild", "Modules", "Modules"),
+        ("alliance", "The %(alliance)s fee", "The pact fee"),
+    ):
+        said = message_for("settings_locked", {"field": CampaignMsg(term, label)}, EN.gettext)
+        assert said == f"{english} can no longer be changed once the campaign has started.", said
     assert PL.gettext("Fee per ally of a %(alliance)s") % words("alliance", PL) == "Opłata każdego sojusznika za pakt"
 
 

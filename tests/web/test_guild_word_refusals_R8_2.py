@@ -17,7 +17,7 @@ def running(client, term: str):
 def test_R8_2_the_settings_locked_refusal_names_the_cartel(client):
     gm, cid = running(client, "cartel")
     before = client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()
-    for language, said in (("pl", "Ustawienia kartelu: "), ("en", "Cartel settings is fixed")):
+    for language, said in (("pl", "Ustawienia kartelu: "), ("en", "Cartel settings can no longer be changed")):
         r = client.patch(
             f"/api/v1/campaigns/{cid}", json={"guild": {"level_cost": 99}}, headers={**gm, "Accept-Language": language}
         )
