@@ -16,7 +16,9 @@ from typing import Literal
 
 from pydantic import BaseModel, ConfigDict, Field, ValidationError, field_validator, model_validator
 
-STARTER_DIR = Path(__file__).resolve().parent / "data"
+from app.core.settings import package_path
+
+STARTER_DIR = package_path("catalog", "data")
 MODEL_TYPES = ("Command", "Grunt", "Warrior", "Support", "Spellcaster", "Large")
 ALIGNMENTS = ("Good", "Neutral", "Evil")
 RARITIES = ("Common", "Rare", "Unique")
@@ -45,6 +47,7 @@ class ProfileData(BaseModel):
     unique: bool = False
     healer: bool = False
     alignment: Literal["Good", "Neutral", "Evil"] | None = None  # mercenaries only
+    bs_id: str = Field(default="", max_length=40)  # the BSData entry it is (a roster is matched by it, R12.15)
 
     @field_validator("stats")
     @classmethod
@@ -70,6 +73,7 @@ class ItemData(BaseModel):
     slot: Literal["Sundries", "Melee", "Armour", "Ranged", "Magic", "Mount"]
     points: int = Field(ge=0, le=10_000)
     notes: str = ""
+    bs_id: str = Field(default="", max_length=40)  # the BSData entry it is (a roster is matched by it, R12.15)
 
 
 class ScenarioText(BaseModel):

@@ -4,8 +4,9 @@ from __future__ import annotations
 
 import os
 import secrets
+from contextlib import ExitStack
 from functools import lru_cache
-from importlib.resources import files
+from importlib.resources import as_file, files
 from pathlib import Path
 from typing import Literal
 
@@ -16,7 +17,20 @@ from app.core.files import private_dir
 
 # The server's own files (templates, static files, migrations, translations, catalog data) are
 # package data, found through importlib.resources wherever the package is installed (issue 30).
-PACKAGE = Path(str(files("app")))
+# Jinja's loader, StaticFiles, Alembic and the catalog's change stamps need real folders: an
+# ordinary install has them on disk already; anything else (a zip) is extracted once, for the
+# process's life (as_file on a folder needs Python 3.12).
+_EXTRACTED = ExitStack()
+
+
+def package_path(*parts: str) -> Path:
+    resource = files("app").joinpath(*parts)
+    if isinstance(resource, Path):
+        return resource
+    return _EXTRACTED.enter_context(as_file(resource))
+
+
+PACKAGE = package_path()
 
 # Values people paste from tutorials; a server started with one of them would sign
 # sessions with a key anybody knows.
