@@ -3,12 +3,15 @@
 from __future__ import annotations
 
 import asyncio
+import os
+import stat
 import weakref
 from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
 
+import structlog
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Table, create_engine, event
@@ -17,6 +20,8 @@ from sqlmodel import Session, SQLModel
 
 from app.core.errors import DomainError
 from app.core.files import private_file
+
+log = structlog.get_logger()
 
 # Stable constraint names keep Alembic's batch mode on SQLite and PostgreSQL in step.
 SQLModel.metadata.naming_convention = {
@@ -55,8 +60,10 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
     if url.startswith("sqlite"):
         database = make_url(url).database
         if database and database != ":memory:" and not database.startswith("file:"):
-            # Created here, 0600, rather than by SQLite under the umask (0644: world-readable).
+            # Created here, 0600, rather than by SQLite under the umask (0644: world-readable);
+            # one made before is not rewritten to 0600 but loses the group's and others' bits.
             private_file(Path(database), tighten=False)
+            tighten_sqlite_files(Path(database))
         engine = create_engine(url, connect_args={"check_same_thread": False, "timeout": 30})
         _tune_sqlite(engine, "NORMAL" if sqlite_synchronous == "NORMAL" else "FULL")
         return engine
@@ -72,6 +79,31 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         pool_timeout=DB_WAIT_SECONDS,
         connect_args={"connect_timeout": DB_WAIT_SECONDS},
     )
+
+
+def tighten_sqlite_files(database: Path) -> dict[str, str]:
+    """Takes the group's and others' bits off a database made before issue 28 (0644 under the
+    usual umask: every user of the host could read members' letters and password hashes), and
+    off its -wal and -shm, which SQLite creates with the database's mode. The owner's bits are
+    left as they are. Said once in the log, file by file; a file this process does not own
+    cannot be changed by it and is a warning, not a server that will not start."""
+    changed: dict[str, str] = {}
+    for path in (database, database.with_name(database.name + "-wal"), database.with_name(database.name + "-shm")):
+        try:
+            old = stat.S_IMODE(os.stat(path).st_mode)
+        except FileNotFoundError:
+            continue
+        if not old & 0o077:
+            continue
+        try:
+            os.chmod(path, old & 0o700)
+        except OSError as exc:  # not this process's file (EPERM), or a read-only disk
+            log.warning("sqlite_file_readable_by_others", path=str(path), mode=oct(old), error=exc.strerror)
+            continue
+        changed[str(path)] = f"{oct(old)} -> {oct(old & 0o700)}"
+    if changed:
+        log.info("sqlite_files_made_private", changed=changed)
+    return changed
 
 
 def _tune_sqlite(engine: Engine, synchronous: str) -> None:

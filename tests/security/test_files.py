@@ -1,6 +1,7 @@
 """Issue 28, item 10 (R28.10): the SQLite database, `hideout backup` copies and `hideout
 export` files are created readable by their owner only (0600) and `var/` 0700, whatever the
-umask — under the usual 022 they came out 0644, readable by every user of the host."""
+umask — under the usual 022 they came out 0644, readable by every user of the host — and a
+database made so before is made private when the server or a command starts."""
 
 from __future__ import annotations
 
@@ -14,10 +15,13 @@ from pathlib import Path
 
 import pytest
 from sqlalchemy import text
+from structlog.testing import capture_logs
 
+from app.core import db as db_module
 from app.core.db import make_engine
 from app.core.security import SESSION_COOKIE
 from app.core.settings import PACKAGE, Settings
+from app.main import create_app
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
 
@@ -84,12 +88,70 @@ def test_R28_10_a_new_sqlite_database_and_its_wal_files_are_0600(tmp_path):
         os.umask(old)
 
 
-def test_R28_10_an_existing_database_keeps_the_mode_its_admin_chose(tmp_path):
+def _old_database(tmp_path, file_mode: int) -> Path:
+    """A database made before issue 28, with a -wal and -shm left by its last process."""
+    path = tmp_path / "db.sqlite3"
+    with sqlite3.connect(path) as conn:
+        conn.execute("CREATE TABLE t (x INTEGER)")
+    for name in ("db.sqlite3", "db.sqlite3-wal", "db.sqlite3-shm"):
+        (tmp_path / name).touch()
+        os.chmod(tmp_path / name, file_mode)
+    return path
+
+
+@pytest.mark.parametrize("file_mode", [0o644, 0o640, 0o666])
+def test_R28_10_an_existing_readable_database_is_made_private_at_start_and_said_once(tmp_path, file_mode):
+    path = _old_database(tmp_path, file_mode)
+    with capture_logs() as logs:
+        make_engine(f"sqlite:///{path}").dispose()
+        make_engine(f"sqlite:///{path}").dispose()  # a second start: nothing left to change, nothing said
+    files = [path, tmp_path / "db.sqlite3-wal", tmp_path / "db.sqlite3-shm"]
+    assert {p.name: mode(p) for p in files} == {p.name: 0o600 for p in files}
+    said = [e for e in logs if e["event"].startswith("sqlite_")]
+    assert [e["event"] for e in said] == ["sqlite_files_made_private"]
+    assert said[0]["changed"] == {str(p): f"{oct(file_mode)} -> 0o600" for p in files}
+
+
+def test_R28_10_the_server_makes_a_0644_database_private_when_it_starts(tmp_path):
+    var = tmp_path / "var"
+    var.mkdir(mode=0o700)
+    path = _old_database(var, 0o644)
+    app = create_app(Settings(var_dir=var, database_url=f"sqlite:///{path}", secret_key="test-secret-key-that-is-long-enough"))
+    try:
+        assert mode(path) == 0o600 and mode(var / "db.sqlite3-wal") == 0o600
+    finally:
+        app.state.engine.dispose()
+
+
+@pytest.mark.parametrize("file_mode", [0o600, 0o400])
+def test_R28_10_a_database_already_private_is_left_as_it_is(tmp_path, file_mode):
     path = tmp_path / "db.sqlite3"
     sqlite3.connect(path).close()
-    os.chmod(path, 0o640)
-    make_engine(f"sqlite:///{path}").dispose()
-    assert mode(path) == 0o640
+    os.chmod(path, file_mode)
+    with capture_logs() as logs:
+        make_engine(f"sqlite:///{path}").dispose()
+    assert mode(path) == file_mode and not [e for e in logs if e["event"].startswith("sqlite_")]
+
+
+def test_R28_10_a_database_this_process_does_not_own_is_a_warning_not_a_failure(tmp_path, monkeypatch):
+    path = _old_database(tmp_path, 0o644)
+
+    def not_the_owner(target, _mode):
+        raise PermissionError(1, "Operation not permitted", str(target))
+
+    # The suite may run as root, who may chmod anything: the refusal a non-owner gets, by hand.
+    monkeypatch.setattr(db_module.os, "chmod", not_the_owner)
+    with capture_logs() as logs:
+        engine = make_engine(f"sqlite:///{path}")
+    monkeypatch.undo()
+    with engine.connect() as conn:  # it starts and works
+        assert conn.execute(text("SELECT count(*) FROM t")).scalar() == 0
+    engine.dispose()
+    assert mode(path) == 0o644
+    warned = [e for e in logs if e["event"] == "sqlite_file_readable_by_others"]
+    assert [e["path"] for e in warned] == [str(path), str(path) + "-wal", str(path) + "-shm"]
+    assert all(e["log_level"] == "warning" and e["mode"] == "0o644" for e in warned)
+    assert not [e for e in logs if e["event"] == "sqlite_files_made_private"]
 
 
 def test_R28_10_var_is_created_0700(tmp_path):
