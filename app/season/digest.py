@@ -1,8 +1,8 @@
 """The daily digest (issue 19): once a day, to each user who opted in, an e-mail in their
 language of what waits for them in their campaigns — their own things only (reminders.py).
-Off while the server has no SMTP host. The day is claimed in the database before the e-mail
-is built (a conditional UPDATE: one process wins it), so at most one goes out per user and
-day; a failed delivery is logged and not retried that day."""
+Off while the server has no SMTP host or no public address (`missing`). The day is claimed
+in the database before the e-mail is built (a conditional UPDATE: one process wins it), so
+at most one goes out per user and day; a failed delivery is logged and not retried that day."""
 
 from __future__ import annotations
 
@@ -26,10 +26,28 @@ from app.season import optin, reminders, rules
 from app.season.models import DigestSubscription
 
 log = structlog.get_logger()
+_SAID: set[str] = set()  # what `send_due` has told the log already, once per process
+
+
+def missing(settings) -> str | None:
+    """What this server lacks to send digests: "smtp" or "public_url", or None.
+
+    Every digest must carry a way out that works (issue 28 item 6, RFC 2369/8058). Without a
+    public address there is none to give: a relative link leads nowhere from a mail program,
+    and a `mailto:` unsubscribe would be a promise nobody keeps, since Hideout reads no
+    incoming mail. So no public address, no digest at all. Opting in stays possible (the
+    confirmation link takes the address the user is on, and is the only mail sent), as it
+    does without SMTP: digests start the day the administrator sets the address, and the
+    Account page says meanwhile why none come."""
+    if not settings.smtp_host:
+        return "smtp"
+    if not (settings.public_url or "").strip().rstrip("/"):
+        return "public_url"
+    return None
 
 
 def configured(settings) -> bool:
-    return bool(settings.smtp_host)
+    return missing(settings) is None
 
 
 def subscription(session: Session, user_id: int) -> DigestSubscription | None:
@@ -73,13 +91,13 @@ def compose(session: Session, user: User, settings, now: datetime) -> EmailMessa
     named (campaigns, nicknames) is defanged: a plain-text mail must not show a stranger's
     campaign name as a link."""
     row = subscription(session, user.id)
-    if not receives(row):
-        return None
+    base = (settings.public_url or "").strip().rstrip("/")
+    if not receives(row) or not base:
+        return None  # without a public address no unsubscribe link: no digest (`missing`)
     catalog = translations(user.locale or DEFAULT_LOCALE)
     found = reminders.for_user(session, user, catalog.gettext)
     if not found:
         return None
-    base = settings.public_url.rstrip("/")
     lines = [
         (
             rules.defang(c.campaign.name),
@@ -90,7 +108,7 @@ def compose(session: Session, user: User, settings, now: datetime) -> EmailMessa
                             r, catalog.gettext, catalog.ngettext, campaign_words(c.campaign, catalog.gettext), _moment_in(user)
                         )
                     ),
-                    f"{base}{r.link}" if base else "",
+                    f"{base}{r.link}",
                 )
                 for r in c.reminders
             ],
@@ -98,12 +116,12 @@ def compose(session: Session, user: User, settings, now: datetime) -> EmailMessa
         for c in found
     ]
     count = sum(len(c.reminders) for c in found)
-    unsubscribe = optin.unsubscribe_url(base, settings.resolved_secret_key(), user.id, row.email) if base else ""
+    unsubscribe = optin.unsubscribe_url(base, settings.resolved_secret_key(), user.id, row.email)
     body = env.get_template("season/digest_email.html").render(
         translations=catalog,
         nickname=rules.defang(user.nickname),
         campaigns=lines,
-        account=f"{base}/account" if base else "",
+        account=f"{base}/account",
         unsubscribe=unsubscribe,
     )
     message = EmailMessage()
@@ -115,8 +133,7 @@ def compose(session: Session, user: User, settings, now: datetime) -> EmailMessa
     message["Date"] = formatdate(now.timestamp(), usegmt=True)
     message["Message-ID"] = make_msgid(domain="hideout")
     message["Auto-Submitted"] = "auto-generated"
-    if unsubscribe:
-        optin.add_unsubscribe(message, unsubscribe)
+    optin.add_unsubscribe(message, unsubscribe)
     message.set_content(body)
     message["Content-Language"] = user.locale or DEFAULT_LOCALE  # after: set_content drops Content-* headers
     return message
@@ -145,7 +162,14 @@ def _due_users(engine: Engine, today) -> list[int]:
 
 def send_due(engine: Engine, settings, now: datetime) -> int:
     """Every digest due today (from the configured hour, UTC); returns how many went out."""
-    if not configured(settings) or not rules.digest_due(now, None, settings.digest_hour_utc):
+    lacks = missing(settings)
+    if lacks == "public_url" and lacks not in _SAID:
+        _SAID.add(lacks)  # every tick would say it again
+        log.warning(
+            "digest_off_no_public_url",
+            reason="HIDEOUT_PUBLIC_URL is not set: a digest could carry no unsubscribe link, so none is sent",
+        )
+    if lacks or not rules.digest_due(now, None, settings.digest_hour_utc):
         return 0
     sent = 0
     for user_id in _due_users(engine, now.date()):

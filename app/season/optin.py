@@ -196,9 +196,11 @@ def confirmation_mail(user: User, to: str, settings, link: str, now: datetime) -
 
 
 def add_unsubscribe(message: EmailMessage, url: str) -> None:
-    """RFC 8058: the mail program offers "unsubscribe", and one POST to `url` does it."""
+    """RFC 8058: the mail program offers "unsubscribe", and one POST to `url` does it. One-click
+    is claimed for an HTTPS link only (the RFC's rule); a plain http one is still a link."""
     message["List-Unsubscribe"] = f"<{url}>"
-    message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
+    if url.startswith("https://"):
+        message["List-Unsubscribe-Post"] = "List-Unsubscribe=One-Click"
 
 
 def deliver(settings, message: EmailMessage) -> None:

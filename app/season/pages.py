@@ -147,7 +147,7 @@ def clear_deadline(page: CampaignPage):
 def account_section(request, session, user) -> tuple[str, dict]:
     return "season/_account.html", {
         "digest": digest.subscription(session, user.id),
-        "digest_on_server": digest.configured(request.app.state.settings),
+        "digest_missing": digest.missing(request.app.state.settings),
     }
 
 

@@ -60,7 +60,9 @@ def test_r11_3_the_digest_speaks_its_readers_language(client, app, engine, local
         s.add(reader)
         s.commit()
         s.refresh(reader)
-        settings = app.state.settings.model_copy(update={"smtp_host": "127.0.0.1", "smtp_from": "hideout@example.org"})
+        settings = app.state.settings.model_copy(
+            update={"smtp_host": "127.0.0.1", "smtp_from": "hideout@example.org", "public_url": "https://hideout.example.org"}
+        )
         message = digest.compose(s, reader, settings, noon())
     catalog = translations(locale)
     count = int(re.search(r"\d+", message["Subject"]).group())

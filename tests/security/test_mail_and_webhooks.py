@@ -19,6 +19,7 @@ from urllib.parse import parse_qs, urlsplit
 
 import pytest
 from sqlmodel import Session, select
+from structlog.testing import capture_logs
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign
@@ -405,3 +406,70 @@ def test_R28_6_the_api_keeps_a_new_address_unconfirmed_and_mails_it_once(client,
     assert r.status_code == 429 and client.get("/api/v1/me/digest", headers=headers).json()["email"] == "anna@example.org"
     assert client.put("/api/v1/me/digest", json={"email": "x", "enabled": True}, headers=headers).status_code == 422
     assert client.get("/api/v1/me/digest").status_code == 401
+
+
+def _section(browser) -> str:
+    return html.unescape(browser.get("/account").text.split('id="digest"')[1].split("</section>")[0])
+
+
+NO_PUBLIC_URL = (
+    "This server sends no digest yet: its administrator has to set its public address first, "
+    "for the link in every digest that stops it. You can opt in already."
+)
+
+
+def test_R28_6_without_a_public_address_no_digest_goes_out_and_the_log_says_why_once(
+    client, app, engine, make_client, mail, monkeypatch
+):
+    """No public address, no way out of a digest that works: Hideout reads no incoming mail, so a
+    mailto: unsubscribe would go unanswered. None is sent, the day is not used up, the log says
+    why once, and the Account page tells the user in their language."""
+    _world(client, engine)  # player1 reads Polish
+    monkeypatch.setattr(app.state.settings, "public_url", "")
+    monkeypatch.setattr(digest, "_SAID", set())
+    assert digest.missing(app.state.settings) == "public_url" and not digest.configured(app.state.settings)
+    with capture_logs() as logs:
+        assert digest.send_due(engine, app.state.settings, noon()) == 0
+        assert digest.send_due(engine, app.state.settings, noon()) == 0
+    said = [e for e in logs if e["event"] == "digest_off_no_public_url"]
+    assert len(said) == 1 and said[0]["log_level"] == "warning" and "HIDEOUT_PUBLIC_URL" in said[0]["reason"]
+    time.sleep(0.3)
+    assert mail.messages == []
+    with Session(engine) as s:  # nobody's day is used up: the digest comes once the address is set
+        assert all(r.last_run_on is None and r.last_sent_at is None for r in s.exec(select(DigestSubscription)).all())
+        reader = s.exec(select(User).where(User.nickname == "player2")).one()
+        assert digest.compose(s, reader, app.state.settings, noon()) is None  # never built without the link
+    english, polish = make_client(), make_client()
+    login(english, "player2")
+    login(polish, "player1")
+    assert NO_PUBLIC_URL in _section(english) and "set up SMTP" not in _section(english)
+    assert "Ten serwer nie wysyła jeszcze podsumowań" in _section(polish)
+    # The administrator sets it: the same day's digests go out, each with its one-click way out.
+    monkeypatch.setattr(app.state.settings, "public_url", "https://hideout.example.org/")
+    assert digest.send_due(engine, app.state.settings, noon()) == 2
+    for _rcpt, message in mail.wait_for(2):
+        assert message["List-Unsubscribe"].startswith("<https://hideout.example.org/digest/unsubscribe?token=")
+        assert message["List-Unsubscribe-Post"] == "List-Unsubscribe=One-Click"
+    assert NO_PUBLIC_URL not in _section(english)
+
+
+def test_R28_6_one_click_is_claimed_only_for_an_https_link(client, app, engine, mail, monkeypatch):
+    """RFC 8058 one-click is for HTTPS links; a plain http address still gets List-Unsubscribe."""
+    _world(client, engine)
+    monkeypatch.setattr(app.state.settings, "public_url", "http://hideout.lan:8000")
+    assert digest.send_due(engine, app.state.settings, noon()) == 2
+    for _rcpt, message in mail.wait_for(2):
+        assert message["List-Unsubscribe"].startswith("<http://hideout.lan:8000/digest/unsubscribe?token=")
+        assert message["List-Unsubscribe-Post"] is None
+        assert "http://hideout.lan:8000/digest/unsubscribe?token=" in message.get_content()
+
+
+def test_R28_6_without_smtp_the_account_page_names_smtp_not_the_address(client, app, make_client, monkeypatch):
+    user(client, "anna")
+    monkeypatch.setattr(app.state.settings, "smtp_host", "")
+    monkeypatch.setattr(app.state.settings, "public_url", "")
+    browser = make_client()
+    login(browser, "anna")
+    section = _section(browser)
+    assert "its administrator has to set up SMTP first" in section and NO_PUBLIC_URL not in section
+    assert digest.missing(app.state.settings) == "smtp"
