@@ -12,11 +12,12 @@ from app.accounts.deps import ApiUser, SessionDep
 from app.campaigns.api import campaign_out
 from app.campaigns.schemas import CampaignOut
 from app.campaigns.service import campaign_of
+from app.catalog.deps import CatalogDep
 from app.core import json_limits
 from app.core.errors import DomainError
 from app.core.templating import request_gettext
 from app.core.types import Name, PathId
-from app.exports import copying, service, throttle
+from app.exports import copying, service
 
 router = APIRouter(tags=["exports"])
 
@@ -72,12 +73,11 @@ DOCUMENT_BODY = {
 
 
 @router.post("/campaigns/import", status_code=201, response_model=CampaignOut, openapi_extra=DOCUMENT_BODY)
-def import_(request: Request, user: ApiUser, session: SessionDep, doc: Annotated[Any, Depends(_body)]):
+def import_(request: Request, user: ApiUser, session: SessionDep, catalog: CatalogDep, doc: Annotated[Any, Depends(_body)]):
     """A new campaign from an export, the caller its GM; players whose nickname a user of
     this server has are invited to take their seat. At most IMPORTS_PER_HOUR a user
     (exports/throttle.py), then 429 `import_throttled` with Retry-After."""
-    throttle.of(request.app).start(user)
-    campaign, _invited = service.import_campaign(session, actor=user, doc=doc, media_dir=media_dir(request))
+    campaign, _invited = service.import_campaign(session, actor=user, doc=doc, media_dir=media_dir(request), catalog=catalog)
     return campaign_out(session, campaign, campaign_of(session, actor=user, campaign_id=campaign.id))
 
 

@@ -10,6 +10,7 @@ from sqlmodel import select
 
 from app.accounts import rules as account_rules
 from app.accounts.models import User
+from app.catalog.catalog import CatalogStore
 from app.core import json_limits
 from app.core.db import make_engine, unit_of_work
 from app.core.errors import DomainError, message_for
@@ -38,7 +39,7 @@ def _run(work):
     engine = make_engine(settings.resolved_database_url())
     try:
         with unit_of_work(engine, write=True) as session:
-            return work(session, settings.var_dir / "media")
+            return work(session, settings.var_dir)
     finally:
         engine.dispose()
 
@@ -47,7 +48,7 @@ def cmd_export(args) -> int:
     from app.exports import service
 
     try:
-        doc = _run(lambda session, media: service.export_for_server(session, campaign_id=args.campaign_id, media_dir=media))
+        doc = _run(lambda session, var: service.export_for_server(session, campaign_id=args.campaign_id, media_dir=var / "media"))
     except DomainError as exc:
         print(
             f"Export failed: {_english(exc) if exc.code != 'not_found' else f'there is no campaign {args.campaign_id}.'}",
@@ -72,12 +73,16 @@ def cmd_import(args) -> int:
         print(f"Import failed: {_english(exc)}", file=sys.stderr)
         return 1
 
-    def work(session, media):
+    def work(session, var):
         key = account_rules.nickname_key(args.nickname)
         gm = session.exec(select(User).where(User.nickname_key == key)).first()
         if gm is None:
             raise DomainError("user_unknown", nickname=args.nickname)
-        campaign, invited = service.import_campaign(session, actor=gm, doc=doc, media_dir=media)
+        # Whoever runs the server is not held to a user's hourly imports.
+        catalog = CatalogStore(var / "catalog").get()
+        campaign, invited = service.import_campaign(
+            session, actor=gm, doc=doc, media_dir=var / "media", catalog=catalog, limited=False
+        )
         return campaign.id, campaign.name, invited
 
     try:

@@ -2,7 +2,11 @@
 
 from __future__ import annotations
 
+from datetime import datetime
+
 from sqlmodel import Field, SQLModel
+
+from app.core.db import utcnow
 
 
 class ImportedSeat(SQLModel, table=True):
@@ -20,3 +24,14 @@ class ImportedSeat(SQLModel, table=True):
     nickname: str = Field(max_length=32)
     # The user of this server with that nickname, invited to take the seat; None: nobody here has it.
     invited_user_id: int | None = Field(default=None, foreign_key="user_account.id", index=True, ondelete="SET NULL")
+
+
+class ImportStart(SQLModel, table=True):
+    """An import a user started: at most exports/throttle.py's IMPORTS_PER_HOUR in any hour.
+    Kept in the database, not in a server process, so that every worker counts the same
+    imports (issue 28); rows older than the hour are pruned as imports start."""
+
+    __tablename__ = "import_start"
+    id: int | None = Field(default=None, primary_key=True)
+    user_id: int = Field(foreign_key="user_account.id", index=True, ondelete="CASCADE")
+    at: datetime = Field(default_factory=utcnow, index=True)

@@ -13,13 +13,14 @@ from fastapi.responses import Response
 from app.accounts.deps import PageLogin, SessionDep
 from app.campaigns.deps import CampaignPage
 from app.campaigns.pages import rules_page
+from app.catalog.deps import CatalogDep
 from app.core import flash, json_limits
 from app.core.errors import N_, DomainError
 from app.core.forms import Form, confirmed, refusal
 from app.core.page_actions import page_action
 from app.core.templating import render
 from app.core.types import PathId
-from app.exports import copying, service, throttle
+from app.exports import copying, service
 from app.exports.api import media_dir
 from app.visibility import require_gm
 
@@ -111,13 +112,12 @@ Upload = Annotated[tuple[object, DomainError | None], Depends(_upload)]
 
 
 @router.post("/campaigns/new/import")
-def import_campaign(request: Request, user: PageLogin, session: SessionDep, upload: Upload):
+def import_campaign(request: Request, user: PageLogin, session: SessionDep, catalog: CatalogDep, upload: Upload):
     doc, problem = upload
     try:
         if problem is not None:
             raise problem
-        throttle.of(request.app).start(user)
-        campaign, invited = service.import_campaign(session, actor=user, doc=doc, media_dir=media_dir(request))
+        campaign, invited = service.import_campaign(session, actor=user, doc=doc, media_dir=media_dir(request), catalog=catalog)
     except DomainError as exc:
         page = render(request, "exports/import.html", status_code=exc.status, error=refusal(request, session, exc))
         if exc.status == 429:

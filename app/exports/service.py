@@ -11,9 +11,10 @@ from sqlmodel import Session, col, select
 from app.accounts import rules as account_rules
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Invitation, Player
+from app.catalog.catalog import Catalog
 from app.core.db import saved_id
 from app.core.errors import DomainError
-from app.exports import document, reading
+from app.exports import checks, document, reading, throttle
 from app.exports.models import ImportedSeat
 from app.visibility import require_gm, viewer_for
 
@@ -33,11 +34,26 @@ def export_for_server(session: Session, *, campaign_id: int, media_dir: FsPath) 
     return document.build(session, campaign, scope="server", media_dir=media_dir)
 
 
-def import_campaign(session: Session, *, actor: User, doc, media_dir: FsPath) -> tuple[Campaign, int]:
+def import_campaign(
+    session: Session, *, actor: User, doc, media_dir: FsPath, catalog: Catalog, limited: bool = True
+) -> tuple[Campaign, int]:
     """A new campaign from a document, `actor` its GM; returns it and how many users were
     invited. Nothing is created unless all of it is: a refusal rolls back to here, and the
-    images already stored are removed."""
+    images already stored are removed. `limited`: counted against the actor's hourly
+    imports (throttle.py); only whoever runs the server (`hideout import`) is not."""
+    if not limited:
+        return _import(session, actor, doc, media_dir, catalog)
+    throttle.start(session, actor)
+    try:
+        return _import(session, actor, doc, media_dir, catalog)
+    except DomainError as exc:
+        exc.persist = True  # the refused import's count is committed all the same (nothing else was written)
+        raise
+
+
+def _import(session: Session, actor: User, doc, media_dir: FsPath, catalog: Catalog) -> tuple[Campaign, int]:
     parts = reading.check(doc)
+    checks.against_catalog(parts, catalog)
     stored: list[FsPath] = []
     try:
         with session.begin_nested():

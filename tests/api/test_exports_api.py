@@ -367,7 +367,8 @@ def _broken(doc: dict):
     yield "one nickname twice", edit(lambda d: d["players"][1].update(nickname="PLAYER0")), "import_nickname"
     yield "an image that is not base64", edit(lambda d: d["campaign"].update(map="not base64!")), "import_image"
     yield "an image that is no image", edit(lambda d: d["campaign"].update(map="aGVsbG8=")), "image_invalid"
-    yield "a broken check", edit(lambda d: d["places"][0].update(x=500)), "import_contradiction"
+    yield "a place off its map", edit(lambda d: d["places"][0].update(x=500)), "import_row_invalid"  # PlaceIn's bounds
+    yield "a broken check", edit(lambda d: d["companies"][0]["models"][0].update(price=-1)), "import_contradiction"
     yield (
         "a duplicate hideout",
         edit(lambda d: d["hideouts"][1].update(place_id=d["hideouts"][0]["place_id"])),
