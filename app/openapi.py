@@ -9,10 +9,13 @@ file parameters (FastAPI writes `contentMediaType`, which they read as text)."""
 
 from __future__ import annotations
 
+import re
 from typing import Any
 
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
+
+from app.idempotency.middleware import never_kept
 
 OPERATION_IDS: dict[tuple[str, str], str] = {
     ("POST", "/users"): "register",
@@ -183,7 +186,20 @@ IDEMPOTENCY_KEY = {
     "acting; with another request, 422 idempotency_key_reused. Kept 24 hours, per user.",
     "schema": {"type": "string", "maxLength": 255},
 }
+# ... except where the answer is a credential (a new account's login, a token, a confirm link):
+# such an answer is never kept (app/idempotency/middleware.py), so the document must not promise
+# a replay there.
+IDEMPOTENCY_KEY_NOT_KEPT = {
+    **IDEMPOTENCY_KEY,
+    "description": "Not kept on this operation: its answer carries a credential, and credentials are never kept to "
+    "be answered again, so a retry with the same key acts again (a second token, a second link). A key over 255 "
+    "characters is still refused (422 idempotency_key_invalid).",
+}
 WRITES = {"post", "put", "patch", "delete"}
+
+
+def _idempotency_key(path: str) -> dict[str, Any]:
+    return IDEMPOTENCY_KEY_NOT_KEPT if never_kept(re.sub(r"{\w+}", "1", path)) else IDEMPOTENCY_KEY
 
 
 def build(app: FastAPI, prefix: str) -> dict[str, Any]:
@@ -194,7 +210,7 @@ def build(app: FastAPI, prefix: str) -> dict[str, Any]:
             if named:
                 operation["operationId"] = named
             if method in WRITES:
-                operation.setdefault("parameters", []).append(IDEMPOTENCY_KEY)
+                operation.setdefault("parameters", []).append(_idempotency_key(path))
     _binary_uploads(document.get("components", {}))
     return document
 

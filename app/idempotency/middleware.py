@@ -34,11 +34,24 @@ from app.idempotency.service import BUSY, REUSED, Answer, Claimed, Identity
 API_PREFIX = "/api/"
 FORM_FIELD = "once"
 MAX_KEY = 255
-# Answers that hand out a credential are never kept in the database.
+# Answers that hand out a credential are never kept in the database: a kept answer would be a
+# second copy of a token or a session, handed to whoever replays the key. There a key is not
+# kept and a retry acts again (a second token, a second login), which docs/api.md and the
+# OpenAPI document (app/openapi.py) say for these operations.
 NEVER_KEPT = {"/api/v1/users", "/api/v1/auth/tokens", "/account/tokens", "/account/password", "/login", "/register"}
 # ... nor answers naming a new link that is itself a credential (a one-tap confirm link, R12.2:
 # its token is kept only as a digest).
 NEVER_KEPT_LINKS = re.compile(r"^(/api/v1)?/campaigns/\d+/battles/\d+/confirm-link$")
+# Page forms that carry no one-time key, by decision: acting twice is acting once. Choosing the
+# same language again sets it again; a second logout finds its session ended and answers the
+# same redirect; the digest's stop button (a signed link, RFC 8058) stops a stopped digest.
+# Every other form a signed-in viewer gets carries `once` (tests/web/test_form_keys_R11_6.py
+# walks every page and holds this list to what the pages draw).
+KEYLESS_FORMS = {
+    "/language": "setting a language twice sets it once (templates/base.html)",
+    "/logout": "logging out twice logs out once (templates/base.html)",
+    "/digest/unsubscribe": "the digest's one-click stop: a signed link, stopping it twice stops it once",
+}
 # Headers of the first answer that describe that one request, not its result.
 PER_REQUEST = {"date", "x-request-id", "content-length", "server"}
 WAIT_STEP, WAIT_LIMIT = 0.05, 30.0
@@ -73,6 +86,11 @@ def _digest(scope: Scope, body: bytes) -> str:
     return hashlib.sha256(target.encode() + body).hexdigest()
 
 
+def never_kept(path: str) -> bool:
+    """Whether a write to `path` is never answered from a kept answer."""
+    return path in NEVER_KEPT or NEVER_KEPT_LINKS.match(path) is not None
+
+
 def _valid_key(key: str) -> bool:
     return bool(key.strip()) and len(key) <= MAX_KEY
 
@@ -85,7 +103,7 @@ class OneTapActsOnce:
         if scope["type"] != "http" or scope["method"] not in WRITE_METHODS:
             return await self.app(scope, receive, send)
         # Never kept, but a malformed key is refused as anywhere.
-        if scope["path"] in NEVER_KEPT or NEVER_KEPT_LINKS.match(scope["path"]):
+        if never_kept(scope["path"]):
             key = Headers(scope=scope).get("idempotency-key")
             if key is not None and not _valid_key(key):
                 scope.setdefault("state", {})[REFUSAL] = "idempotency_key_invalid"

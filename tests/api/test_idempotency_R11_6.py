@@ -5,6 +5,7 @@ from __future__ import annotations
 import re
 import threading
 from datetime import timedelta
+from pathlib import Path
 
 from sqlalchemy import func, select, update
 from sqlmodel import Session
@@ -13,10 +14,14 @@ from app.companies.models import CompanyModel
 from app.core.db import utcnow
 from app.gold.models import LedgerEntry
 from app.idempotency.models import IdempotencyKey
-from tests.builders.accounts import user
-from tests.builders.campaigns import join
+from app.warbands.models import Order
+from tests.builders.accounts import PASSWORD, user
+from tests.builders.campaigns import join, running_campaign
+from tests.builders.companies import ORCS, warband
+from tests.builders.companies import buy as bought
 from tests.builders.pages import login
 from tests.builders.responses import error_code
+from tests.builders.rounds import to_phase
 
 ONCE = re.compile(r'name="once" value="(\d+)"')
 TOKEN = re.compile(r'name="csrf_token" value="([0-9a-f]+)"')
@@ -198,3 +203,109 @@ def test_r11_6_the_form_key_moves_only_with_the_viewers_own_acts(client, make_cl
         follow_redirects=False,
     )
     assert ONCE.search(browser.get(f"/campaigns/{cid}/shop").text).group(1) == once
+
+
+# --- PUT and DELETE (the same middleware, every write method) ------------------------------
+
+
+def orders(engine, cid):
+    with Session(engine) as s:
+        return [(o.warband_id, o.place_id) for o in s.exec(select(Order).where(Order.campaign_id == cid)).scalars().all()]
+
+
+def test_r11_6_a_put_replayed_answers_the_first_answer_and_sends_nothing_again(client, engine):
+    gm, cid, players, places = running_campaign(client, 2)
+    anna = players[0]
+    band = warband(client, cid, anna, bought(client, cid, anna, *ORCS, faction="orcs"))
+    to_phase(client, gm, cid, "orders")
+    url = f"/api/v1/campaigns/{cid}/warbands/{band['id']}/order"
+    keyed = {**anna["headers"], "Idempotency-Key": "send-1"}
+    first = client.put(url, json={"place_id": places[2]["id"]}, headers=keyed)
+    assert first.status_code == 200, first.text
+    sent = orders(engine, cid)
+    assert sent == [(band["id"], places[2]["id"])]
+    # A sent warband is final for its owner (R4.6): without the key the same PUT is refused,
+    # so a 200 again is the first answer replayed, not a second act.
+    assert client.put(url, json={"place_id": places[2]["id"]}, headers=anna["headers"]).status_code == 409
+    again = client.put(url, json={"place_id": places[2]["id"]}, headers=keyed)
+    assert (again.status_code, again.json()) == (200, first.json())
+    assert again.headers["idempotent-replayed"] == "true"
+    # The same key with another destination: refused, and the order stays where it was.
+    other = client.put(url, json={"place_id": places[1]["id"]}, headers=keyed)
+    assert other.status_code == 422 and error_code(other) == "idempotency_key_reused"
+    assert "idempotent-replayed" not in other.headers
+    assert orders(engine, cid) == sent
+
+
+def test_r11_6_a_delete_replayed_answers_the_first_answer_and_sells_nothing_again(client, engine):
+    gm, cid, anna = shopper(client)
+    krusher, ax = bought(client, cid, anna, "orcs.krusher", "orcs.ax")
+    keyed = {**anna["headers"], "Idempotency-Key": "sell-1"}
+    before = counts(engine, cid)
+    sold = client.delete(f"/api/v1/campaigns/{cid}/company/models/{krusher['id']}", headers=keyed)
+    assert sold.status_code == 200 and sold.json()["refund"] > 0, sold.text
+    after = counts(engine, cid)
+    assert after == (before[0] - 1, before[1] + 1)  # the model gone, one refund in the ledger
+    again = client.delete(f"/api/v1/campaigns/{cid}/company/models/{krusher['id']}", headers=keyed)
+    assert (again.status_code, again.json()) == (200, sold.json())
+    assert again.headers["idempotent-replayed"] == "true"
+    # Without the key the model is simply gone: the 200 above was the first answer kept.
+    assert client.delete(f"/api/v1/campaigns/{cid}/company/models/{krusher['id']}", headers=anna["headers"]).status_code == 404
+    # The same key on another model is another request: refused, and the axe is not sold.
+    other = client.delete(f"/api/v1/campaigns/{cid}/company/models/{ax['id']}", headers=keyed)
+    assert other.status_code == 422 and error_code(other) == "idempotency_key_reused"
+    assert counts(engine, cid) == after
+    company = client.get(f"/api/v1/campaigns/{cid}/company", headers=anna["headers"]).json()
+    assert [m["id"] for m in company["models"]] == [ax["id"]]
+
+
+# --- credentials: never kept, and the contract says so --------------------------------------
+
+NOT_KEPT = {
+    ("post", "/api/v1/users"),
+    ("post", "/api/v1/auth/tokens"),
+    ("post", "/api/v1/campaigns/{cid}/battles/{bid}/confirm-link"),
+}
+
+
+def test_r11_6_the_openapi_document_promises_no_replay_where_a_credential_is_never_kept(client):
+    paths = client.get("/api/v1/openapi.json").json()["paths"]
+    not_kept, kept = set(), set()
+    for path, operations in paths.items():
+        for method, operation in operations.items():
+            if method not in {"post", "put", "patch", "delete"}:
+                continue
+            (key,) = [p for p in operation.get("parameters", []) if p["name"] == "Idempotency-Key"]
+            if key["description"].startswith("Not kept"):
+                assert "answers the first answer again" not in key["description"]
+                not_kept.add((method, path))
+            else:
+                assert "answers the first answer again" in key["description"], (method, path)
+                kept.add((method, path))
+    assert not_kept == NOT_KEPT
+    assert ("post", "/api/v1/campaigns/{cid}/company/models") in kept and ("delete", "/api/v1/auth/tokens/current") in kept
+    # The contract names the same operations where it explains the header.
+    contract = (Path(__file__).resolve().parents[2] / "docs" / "api.md").read_text()
+    convention = contract[contract.index("- `Idempotency-Key:") :].split("\n- ", 1)[0]
+    for _method, path in NOT_KEPT:
+        assert f"`POST {path.removeprefix('/api/v1')}`" in convention, path
+
+
+def test_r11_6_a_token_asked_for_twice_with_one_key_is_two_tokens_and_neither_is_kept(client, engine):
+    user(client, "anna")
+    keyed = {"Idempotency-Key": "login-1"}
+    body = {"nickname": "anna", "password": PASSWORD}
+    first = client.post("/api/v1/auth/tokens", json=body, headers=keyed)
+    again = client.post("/api/v1/auth/tokens", json=body, headers=keyed)
+    assert first.status_code == again.status_code == 201
+    assert first.json()["token"] != again.json()["token"] and "idempotent-replayed" not in again.headers
+    for answer in (first, again):
+        me = client.get("/api/v1/me", headers={"Authorization": f"Bearer {answer.json()['token']}"})
+        assert me.status_code == 200 and me.json()["nickname"] == "anna"
+    with Session(engine) as s:
+        kept = s.exec(select(IdempotencyKey.key, IdempotencyKey.body)).all()
+    assert not any(row.key == "api:login-1" for row in kept)
+    assert not any(a.json()["token"].encode() in (row.body or b"") for a in (first, again) for row in kept)
+    # A malformed key is still refused there, and no token is made.
+    r = client.post("/api/v1/auth/tokens", json=body, headers={"Idempotency-Key": "k" * 256})
+    assert r.status_code == 422 and error_code(r) == "idempotency_key_invalid" and "token" not in r.json()
