@@ -101,7 +101,11 @@ def import_roster(cid: PathId, user: ApiUser, session: SessionDep, catalog: Cata
     )
     labels = service.labels_of(session, [m.id for m in imported.bought])
     return RosterImportOut(
-        bought=[model_out(m, [], labels) for m in imported.bought], unmatched=imported.unmatched, gold=imported.gold
+        bought=[model_out(m, imported.items, labels) for m in imported.bought],
+        items=[item_out(i) for i in imported.items],
+        unmatched=imported.unmatched,
+        refused=imported.refused,
+        gold=imported.gold,
     )
 
 

@@ -93,8 +93,12 @@ class RefundOut(BaseModel):
 
 
 class RosterImportOut(BaseModel):
-    """R12.15: the models bought from a roster file, the entries not found, the gold after."""
+    """R12.15: the models bought from a roster file, the items bought with them (or to the
+    stash), the entries not in the catalog and the items not sold (upgrades as "<model>:
+    <name>"), the gold after."""
 
     bought: list[ModelOut]
+    items: list[ItemOut] = []
     unmatched: list[str]
+    refused: list[str] = []
     gold: int

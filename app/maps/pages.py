@@ -203,6 +203,7 @@ def _line_problems(page: CampaignContext, lines: list[paste.Line], of: int | Non
 
 CROWDED_SHOWN = 8  # names of crowded places a flash names
 
+
 @router.post("/campaigns/{cid}/places/bulk")
 def add_places(page: CampaignPage):
     """R12.14: the pasted list, all or nothing; a refusal lists each line's problem and keeps

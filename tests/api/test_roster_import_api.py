@@ -203,3 +203,57 @@ def test_r12_15_a_20_mb_upload_is_refused_at_the_servers_body_cap(client, engine
     r = upload(client, cid, anna, b"<" + b"x" * (20 * 1024 * 1024))
     assert r.status_code == 413 and error_code(r) == "body_too_large"
     assert state(engine, anna["player_id"]) == before
+
+
+def _items(engine) -> list[tuple[str, int | None]]:
+    from app.companies.models import CompanyItem
+
+    with Session(engine) as s:
+        return [(i.item_key, i.model_id) for i in s.exec(select(CompanyItem).order_by(CompanyItem.id)).all()]
+
+
+UPGRADES = {
+    "Biggit": ("Brew of Courage (Common)", "Holy Water (Unique)", "Homebrew Charm"),
+    "Rabble": ("Spear", "Bandages (Common)"),
+}
+
+
+def test_r12_15_a_models_items_are_bought_with_it_and_the_rest_listed_with_its_model(client, engine, bsdata):
+    gm, cid, anna = shop(client, starting_gold=500, gold_per_point=1)
+    r = upload(client, cid, anna, roster_xml("Goblins", ["Biggit", ("Rabble", 2)], upgrades=UPGRADES))
+    assert r.status_code == 201, r.text
+    body = r.json()
+    biggit, rabble1, rabble2 = body["bought"]
+    # a Grunt carries one Common item (V8): each Rabble takes its Spear, not the Bandages too
+    assert [(i["item"], i["model_id"]) for i in body["items"]] == [
+        ("bs.item.brew-of-courage", biggit["id"]),
+        ("bs.item.spear", rabble1["id"]),
+        ("bs.item.spear", rabble2["id"]),
+    ]
+    assert [len(m["item_ids"]) for m in body["bought"]] == [1, 1, 1]
+    assert body["unmatched"] == ["Biggit: Homebrew Charm"]  # not in the catalog, named with its model
+    # Unique is for rewards only; a Grunt's second item is one too many
+    assert body["refused"] == ["Biggit: Holy Water", "Rabble 1: Bandages", "Rabble 2: Bandages"]
+    items = bsdata.items
+    total = sum(m["price"] for m in body["bought"]) + items["bs.item.brew-of-courage"].points + 2 * items["bs.item.spear"].points
+    assert body["gold"] == 500 - total
+    ledger = client.get(f"/api/v1/campaigns/{cid}/ledger", headers=anna["headers"], params={"per_page": 50}).json()["items"]
+    notes = sorted(e["note"] for e in ledger if e["kind"] == "purchase")
+    assert notes == sorted(["Biggit", "Rabble", "Rabble", "Brew of Courage", "Spear", "Spear"])  # one entry a purchase
+    company = client.get(f"/api/v1/campaigns/{cid}/company", headers=anna["headers"]).json()
+    assert sorted((i["name"], i["model_id"]) for i in company["items"]) == sorted(
+        [("Brew of Courage", biggit["id"]), ("Spear", rabble1["id"]), ("Spear", rabble2["id"])]
+    )
+
+
+def test_r12_15_not_gold_enough_for_the_models_items_buys_nothing(client, engine, bsdata):
+    prices = bsdata.profiles["bs.goblins.rabble"].points * 2
+    gm, cid, anna = shop(client, starting_gold=prices + 1, gold_per_point=1)  # the models, not their spears
+    before = state(engine, anna["player_id"])
+    r = upload(client, cid, anna, roster_xml("Goblins", [("Rabble", 2)], upgrades={"Rabble": ("Spear",)}))
+    assert r.status_code == 409 and error_code(r) == "not_enough_gold"
+    assert (
+        r.json()["error"]["message"]
+        == f"Not enough gold: {prices + 2 * bsdata.items['bs.item.spear'].points} needed, you have {prices + 1}."
+    )
+    assert state(engine, anna["player_id"]) == before and _items(engine) == []

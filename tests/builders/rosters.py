@@ -1,7 +1,9 @@
 """BattleScribe rosters (R12.15) built from the real BSData Kings of War: Vanguard files in
 ../shared (read there, never copied): a `.ros` picks a catalogue's model entries by name, with
-their ids, points and the upgrades each entry links, as BattleScribe writes a roster; a `.rosz`
-zips it. The catalog a test imports from the same files is `import_bsdata`."""
+their ids and points, the rule checks BattleScribe adds to each by itself, and the upgrades a
+test chooses for a model (one the entry links, an item of the game system's item groups, or
+one no catalog has), as BattleScribe writes a roster; a `.rosz` zips it. The catalog a test
+imports from the same files is `import_bsdata`."""
 
 from __future__ import annotations
 
@@ -46,7 +48,27 @@ def _points(entry: ET.Element) -> str:
     return "0"
 
 
-def _selection(parent: ET.Element, entry: ET.Element, number: int) -> None:
+def _offered(entry: ET.Element) -> dict[str, tuple[str, str]]:
+    """The upgrades a model entry offers, by name: (the roster's entryId, points) — the entry's
+    own links, then the game system's items in the item groups it links."""
+    system = _root(GAME_SYSTEM)
+    by_id = {e.get("id"): e for e in system.iter() if e.get("id")}
+    offered: dict[str, tuple[str, str]] = {}
+    for link in entry.iter():
+        if not link.tag.endswith("}entryLink"):
+            continue
+        if link.get("type") == "selectionEntry":
+            offered.setdefault(link.get("name", ""), (f"{link.get('id')}::{link.get('targetId')}", "0"))
+        group = by_id.get(link.get("targetId")) if link.get("type") == "selectionEntryGroup" else None
+        for item in group.iter() if group is not None else ():
+            if item.tag.endswith("}entryLink") and item.get("type") == "selectionEntry":
+                target = by_id.get(item.get("targetId"))
+                points = _points(target) if target is not None else "0"
+                offered.setdefault(item.get("name", ""), (f"{item.get('id')}::{item.get('targetId')}", points))
+    return offered
+
+
+def _selection(parent: ET.Element, entry: ET.Element, number: int, upgrades: tuple[str, ...] = ()) -> None:
     sel = ET.SubElement(
         parent,
         f"{{{ROSTER_NS}}}selection",
@@ -58,19 +80,23 @@ def _selection(parent: ET.Element, entry: ET.Element, number: int) -> None:
     )
     costs = ET.SubElement(sel, f"{{{ROSTER_NS}}}costs")
     ET.SubElement(costs, f"{{{ROSTER_NS}}}cost", name=" Points", typeId="b888-e3bd-8798-6364", value=_points(entry))
-    # the entry's linked upgrades (a spear, a rule check) as BattleScribe nests them
-    upgrades = ET.SubElement(sel, f"{{{ROSTER_NS}}}selections")
-    for link in entry.iter():
-        if link.tag.endswith("}entryLink") and link.get("type") == "selectionEntry":
-            ET.SubElement(
-                upgrades,
-                f"{{{ROSTER_NS}}}selection",
-                id=str(uuid.uuid4())[:19],
-                name=link.get("name", ""),
-                entryId=f"{link.get('id')}::{link.get('targetId')}",
-                number="1",
-                type="upgrade",
-            )
+    # the rule checks BattleScribe adds by itself, then the upgrades chosen, nested as it nests them
+    offered = _offered(entry)
+    chosen = [name for name in offered if name.startswith("Rule Check")] + list(upgrades)
+    nested = ET.SubElement(sel, f"{{{ROSTER_NS}}}selections")
+    for name in chosen:
+        entry_id, points = offered.get(name, (str(uuid.uuid4())[:19], "1"))  # not offered: no catalog has it
+        upgrade = ET.SubElement(
+            nested,
+            f"{{{ROSTER_NS}}}selection",
+            id=str(uuid.uuid4())[:19],
+            name=name,
+            entryId=entry_id,
+            number=str(number),
+            type="upgrade",
+        )
+        upgrade_costs = ET.SubElement(upgrade, f"{{{ROSTER_NS}}}costs")
+        ET.SubElement(upgrade_costs, f"{{{ROSTER_NS}}}cost", name=" Points", typeId="b888-e3bd-8798-6364", value=points)
 
 
 def roster_xml(
@@ -80,10 +106,13 @@ def roster_xml(
     mercenaries: tuple[str, ...] = (),
     unknown: tuple[str, ...] = (),
     roster_name: str = "My warband",
+    upgrades: dict[str, tuple[str, ...]] | None = None,
 ) -> bytes:
     """A `.ros` of `catalogue_name` with the model entries named in `picks` ("Rabble", or
     ("Rabble", 3) for one selection of three), game-system mercenaries, and entries no catalog
-    has (`unknown`)."""
+    has (`unknown`). `upgrades` chooses upgrades by the model's name ({"Rabble": ("Spear",
+    "Brew of Courage (Common)")}); a selection of three takes each three times, one a model."""
+    upgrades = upgrades or {}
     cat = catalogue(catalogue_name)
     system = _root(GAME_SYSTEM)
     ET.register_namespace("", ROSTER_NS)
@@ -110,7 +139,7 @@ def roster_xml(
     selections = ET.SubElement(force, f"{{{ROSTER_NS}}}selections")
     for pick in picks:
         name, number = (pick, 1) if isinstance(pick, str) else pick
-        _selection(selections, model_entry(cat, name), number)
+        _selection(selections, model_entry(cat, name), number, upgrades.get(name, ()))
     for name in mercenaries:
         _selection(selections, model_entry(system, name), 1)
     for name in unknown:

@@ -10,7 +10,8 @@ import pytest
 
 from app.catalog.battlescribe import BattleScribeError, parse_game_system
 from app.catalog.battlescribe.roster import MAX_MODELS, ROSTER_NS, match_roster, read_roster
-from app.catalog.catalog import STARTER_DIR, Catalog, FactionData, ProfileData, load
+from app.catalog.battlescribe.source import _read_xml
+from app.catalog.catalog import STARTER_DIR, Catalog, FactionData, ItemData, ProfileData, load
 from app.core.errors import DomainError
 from tests.builders.rosters import GAME_SYSTEM, catalogue, import_bsdata, model_entry, roster_xml, rosz
 
@@ -32,7 +33,7 @@ def test_r12_15_a_roster_is_read_in_order_with_its_numbers_and_without_the_model
     assert roster.name == "Night raid" and roster.catalogues == ("Goblins",)
     assert [(s.name, s.number) for s in roster.selections] == [("Biggit", 1), ("Rabble", 3), ("Wiz", 1)]
     assert roster.selections[0].entry_id == model_entry(catalogue("Goblins"), "Biggit").get("id")
-    assert roster.models == 5  # the Spear and the rule checks nested in each model are not models
+    assert roster.models == 5  # the rule checks nested in each model are not models
 
 
 def test_r12_15_the_catalog_match_is_by_the_importers_key_then_by_name(catalog):
@@ -127,3 +128,66 @@ def test_the_catalog_importer_refuses_entities_and_external_references(tmp_path:
     with pytest.raises(BattleScribeError, match="entities or external references are not allowed"):
         parse_game_system(path)
     assert parse_game_system(GAME_SYSTEM).name == "Vanguard"  # the real file reads as before
+
+
+def test_r12_15_a_models_upgrades_are_read_with_it_and_battlescribes_rule_checks_left_out():
+    xml = roster_xml("Goblins", [("Rabble", 2), "Biggit"], upgrades={"Rabble": ("Spear", "Homebrew Charm")})
+    assert b"Rule Check - Base Unit Count" in xml  # BattleScribe writes them into every model
+    rabble, biggit = read_roster(xml).selections
+    assert [(u.name, u.number) for u in rabble.upgrades] == [("Spear", 2), ("Homebrew Charm", 2)]
+    assert rabble.upgrades[0].entry_id.endswith("::da36-7b90-c7e5-26c1")  # the game system's Spear, through a link
+    assert biggit.upgrades == ()
+
+
+def test_r12_15_upgrades_match_the_catalogs_items_and_the_rest_is_kept_with_its_model(catalog):
+    xml = roster_xml(
+        "Goblins", ["Biggit", ("Rabble", 2)], upgrades={"Biggit": ("Brew of Courage (Common)",), "Rabble": ("Spear", "Shiv")}
+    )
+    match = match_roster(catalog, read_roster(xml))
+    assert [p.key for p in match.profiles] == ["bs.goblins.biggit", "bs.goblins.rabble", "bs.goblins.rabble"]
+    assert [(m, i.key) for m, i in match.items] == [(0, "bs.item.brew-of-courage"), (1, "bs.item.spear"), (2, "bs.item.spear")]
+    assert match.lost == ((1, "Shiv"), (2, "Shiv"))  # each model's, for its label
+    assert match.unmatched == ()
+
+
+def test_r12_15_an_upgrade_of_no_one_model_goes_to_the_stash():
+    ns = ROSTER_NS
+    xml = f"""<roster xmlns="{ns}" name="Stash"><forces><force catalogueName="Goblins"><selections>
+        <selection name="Rabble" type="model" number="1" entryId="a"/>
+        <selection name="5 pts - Lucky Charm (Common)" type="upgrade" number="1" entryId="x"/>
+        <selection name="Warband option" type="upgrade" number="1" entryId="d"/>
+        <selection name="Rule Check - Warband Size" type="upgrade" number="1" entryId="e"/>
+      </selections></force></forces></roster>""".encode()
+    roster = read_roster(xml)
+    assert [u.name for u in roster.upgrades] == ["5 pts - Lucky Charm (Common)", "Warband option"]
+    c = _catalog(("bs.goblins.rabble", "Rabble"))
+    c.items["bs.item.lucky-charm"] = ItemData(
+        key="bs.item.lucky-charm", name="Lucky Charm", rarity="Common", slot="Magic", points=1
+    )
+    match = match_roster(c, roster)
+    assert [(m, i.key) for m, i in match.items] == [(None, "bs.item.lucky-charm")]
+    assert match.lost == ((None, "Warband option"),)
+
+
+def test_r12_15_the_bsdata_entry_id_is_matched_before_the_name():
+    """A profile and an item carrying the entry's BSData id (`bs_id`) are found by it, whatever
+    they are called; without it the name decides."""
+    rabble_id = model_entry(catalogue("Goblins"), "Rabble").get("id")
+    c = _catalog(("bs.goblins.rabble", "Rabble"))
+    c.profiles["bs.goblins.mob"] = ProfileData(
+        key="bs.goblins.mob", faction="bs.goblins", name="Goblin Mob", types=("Grunt",), points=5, bs_id=rabble_id
+    )
+    c.items["item.pointy-stick"] = ItemData(
+        key="item.pointy-stick", name="Pointy Stick", rarity="Common", slot="Melee", points=2, bs_id="da36-7b90-c7e5-26c1"
+    )
+    match = match_roster(c, read_roster(roster_xml("Goblins", ["Rabble"], upgrades={"Rabble": ("Spear",)})))
+    assert [p.key for p in match.profiles] == ["bs.goblins.mob"]
+    assert [(m, i.key) for m, i in match.items] == [(0, "item.pointy-stick")]
+
+
+def test_r12_15_the_importer_writes_each_entrys_bsdata_id(catalog):
+    rabble = catalog.profiles["bs.goblins.rabble"]
+    assert rabble.bs_id == model_entry(catalogue("Goblins"), "Rabble").get("id")
+    spear = catalog.items["bs.item.spear"]
+    entries = {e.get("id"): e for e in _read_xml(GAME_SYSTEM).iter() if e.get("id")}
+    assert spear.bs_id in entries and "Spear" in entries[spear.bs_id].get("name", "")

@@ -9,7 +9,7 @@ from pathlib import Path
 
 import pytest
 
-from tests.api.test_roster_import_api import BILLION_LAUGHS, TEN, bsdata, bsdata_dir, shop, state
+from tests.api.test_roster_import_api import BILLION_LAUGHS, TEN, UPGRADES, _items, bsdata, bsdata_dir, shop, state
 from tests.builders.pages import browser, csrf, flash_of, shown
 from tests.builders.rosters import roster_xml, rosz
 from tests.web import vnu
@@ -120,6 +120,46 @@ def test_r12_15_the_page_speaks_polish(client, make_client, engine, bsdata):
     assert "Import pliku rozpiski" in company
     step = _upload(b, cid, roster_xml("Goblins", ["Biggit"])).text
     assert "Kupić modele z rozpiski?" in html.unescape(step)
+
+
+def test_r12_15_the_page_buys_a_models_items_with_it_and_names_what_it_does_not(client, make_client, engine, bsdata):
+    gm, cid, anna = shop(client, starting_gold=500, gold_per_point=1)
+    b = browser(make_client, "anna")
+    before = state(engine, anna["player_id"])
+    step = _upload(b, cid, roster_xml("Goblins", ["Biggit", ("Rabble", 2)], upgrades=UPGRADES))
+    assert step.status_code == 200, step.text[:500]
+    text = html.unescape(step.text)
+    spear = bsdata.items["bs.item.spear"].points
+    assert f"<td>Spear</td><td>2</td><td>{2 * spear}</td>" in text
+    assert "Not in the catalog, so not bought: Biggit: Homebrew Charm." in text
+    assert (
+        "Not for sale or more than the model carries, so not bought: Biggit: Holy Water, Rabble 1: Bandages, Rabble 2: Bandages."
+        in text
+    )
+    assert state(engine, anna["player_id"]) == before and _items(engine) == []  # asked only
+    r = _confirm(b, cid, step.text)
+    assert r.status_code == 303, r.text[:500]
+    flash = flash_of(b.get(r.headers["location"]).text)
+    assert flash.startswith("Bought from the roster for ") and "Biggit, Rabble ×2, Brew of Courage, Spear ×2." in flash
+    assert flash.endswith(
+        "Not in the catalog, so not bought: Biggit: Homebrew Charm."
+        " Not for sale or more than the model carries, so not bought: Biggit: Holy Water, Rabble 1: Bandages, Rabble 2: Bandages."
+    )
+    models = {m.id: m.name for m in _models(engine)}
+    assert sorted((key, models[mid]) for key, mid in _items(engine)) == [
+        ("bs.item.brew-of-courage", "Biggit"),
+        ("bs.item.spear", "Rabble"),
+        ("bs.item.spear", "Rabble"),
+    ]
+
+
+def _models(engine):
+    from sqlmodel import Session, select
+
+    from app.companies.models import CompanyModel
+
+    with Session(engine) as s:
+        return list(s.exec(select(CompanyModel)).all())
 
 
 _ = (bsdata_dir, Path)  # the fixtures are imported for their names

@@ -30,7 +30,8 @@ Keys are derived from names, not from BattleScribe ids, so they survive re-impor
 `bs.<faction>` (faction), `bs.<faction>.<model>` (profile), `bs.merc.<model>` (mercenary),
 `bs.item.<item>` (game-system item) and `bs.item.<faction>.<item>` (catalogue item). When two
 entries of one file share a name, the first keeps the plain key and each later one gets a
-short suffix from its own BattleScribe id.
+short suffix from its own BattleScribe id. Each profile, mercenary and item also keeps its
+entry's id as `bs_id`, by which a roster file's selections are matched first (R12.15).
 
 `import_catalog` writes one file per faction (`<faction-key>.json`) plus `bs-common.json`
 (game-system items and mercenaries), compares each with the file already there and never

@@ -108,7 +108,7 @@ def _parse_items(root: ET.Element, system: GameSystem, key_prefix: str, source: 
             (
                 f"{key_prefix}.{slugify(name)}",
                 entry.get("id"),
-                dict(name=name[:120], rarity=rarity, slot=slot, points=points, notes=notes),
+                dict(name=name[:120], rarity=rarity, slot=slot, points=points, notes=notes, bs_id=(entry.get("id") or "")[:40]),
             )
         )
     keys = _unique_keys([(k, i) for k, i, _ in rows])

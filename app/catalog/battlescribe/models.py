@@ -127,6 +127,7 @@ def _model_row(
         special_rules=tuple(rules),
         unique=_is_unique(sources, cat_names, rules),
         healer=any("heal" in r.lower() for r in rules),
+        bs_id=(entry.get("id") or "")[:40],  # rosters name their entries by it (R12.15)
     )
     if not is_merc:
         return (f"{faction}.{slugify(name)}", entry.get("id"), dict(data, faction=faction, _alignment=alignment))
