@@ -106,6 +106,27 @@ document.addEventListener("DOMContentLoaded", () => {
   });
 })();
 
+// R11.6 Back and submit acts once: pages are no-store, so Back draws the page again with the
+// viewer's next one-time key, and a form sent from it would act again. The history entry keeps
+// the key its page first had; a page reached by Back or Forward puts that key back in its forms,
+// so the same form with the same fields is answered with what it did the first time. A new
+// visit or a reload keeps the fresh key (a reload after an htmx act must not replay it).
+(() => {
+  const fields = () => document.querySelectorAll("form input[type='hidden'][name='once']");
+  const navigation = performance.getEntriesByType("navigation")[0];
+  const traversed = navigation && navigation.type === "back_forward";
+  document.addEventListener("DOMContentLoaded", () => {
+    const inputs = fields();
+    if (!inputs.length) return;
+    const state = history.state && typeof history.state === "object" ? history.state : {};
+    if (traversed && state.hideoutOnce) {
+      for (const input of inputs) input.value = state.hideoutOnce;
+    } else {
+      history.replaceState(Object.assign({}, state, { hideoutOnce: inputs[0].value }), "");
+    }
+  });
+})();
+
 // Issue 29: after Back the browser puts back what was ticked, typed and chosen, but a part the
 // server drew from those fields (the warband builder's check panel) still shows them as the
 // page was first sent. An element marked data-recheck asks the server again when it is shown

@@ -2,9 +2,9 @@
 nothing again (post/redirect/get leaves no POST in the history), and without JavaScript (no
 button hold from static/app.js) a double tap on Buy still buys once.
 
-Seen here: pages say `Cache-Control: no-store`, so Back draws the shop again, with the
-viewer's next one-time key and what the purchase changed ("You own 2"). A tap on Buy after Back
-is a new request and buys again; it is made on a page that already shows the first purchase."""
+Pages say `Cache-Control: no-store`, so Back draws the shop again, with what the purchase
+changed ("You own 2") and the viewer's next one-time key; static/app.js puts back the key the
+history entry first had, so Buy tapped again after Back is answered with the first purchase."""
 
 from __future__ import annotations
 
@@ -80,3 +80,29 @@ def test_e2e_r11_6_a_double_tap_without_javascript_buys_once_and_says_so(new_pag
     assert len(after["models"]) == len(before["models"]) + 1, (len(posts), after["models"])
     assert after["gold"] == before["gold"] - 34
     shot(screenshot, page, "one-tap-nojs-double-buy")
+
+
+def test_e2e_r11_6_back_and_buy_again_is_answered_with_the_first_purchase(new_page, screenshot):
+    page = new_page("backbuy", has_touch=True)
+    setup = running_campaign(page, "obackbuy", warband=False)
+    ork, token = setup.players[0], setup.tokens[setup.players[0]]
+    login(page, ork)
+    page.goto(f"{setup.base}/shop")
+    before = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    _krusher_card(page).get_by_role("button", name=BUY_KRUSHER).click()
+    expect(page.locator("#flash")).to_contain_text("Bought Krusher for 34 gold.")
+    page.go_back()
+    expect(_krusher_card(page).locator(".owned")).to_have_text("You own 2")
+    posts = _posts(page)
+    _krusher_card(page).get_by_role("button", name=BUY_KRUSHER).click()
+    expect(page.locator("#flash")).to_contain_text("Bought Krusher for 34 gold.")
+    assert len(posts) == 1, posts  # it was sent, and answered without acting
+    after = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    assert len(after["models"]) == len(before["models"]) + 1 and after["gold"] == before["gold"] - 34
+    # A new visit is a new intent: the fresh key buys a second Krusher.
+    page.goto(f"{setup.base}/shop")
+    _krusher_card(page).get_by_role("button", name=BUY_KRUSHER).click()
+    expect(page.locator("#flash")).to_contain_text("Bought Krusher for 34 gold.")
+    again = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    assert len(again["models"]) == len(before["models"]) + 2 and again["gold"] == before["gold"] - 68
+    shot(screenshot, page, "one-tap-back-buy-again")
