@@ -39,9 +39,11 @@ MAX_KEY = 255
 # kept and a retry acts again (a second token, a second login), which docs/api.md and the
 # OpenAPI document (app/openapi.py) say for these operations.
 NEVER_KEPT = {"/api/v1/users", "/api/v1/auth/tokens", "/account/tokens", "/account/password", "/login", "/register"}
-# ... nor answers naming a new link that is itself a credential (a one-tap confirm link, R12.2:
-# its token is kept only as a digest).
-NEVER_KEPT_LINKS = re.compile(r"^(/api/v1)?/campaigns/\d+/battles/\d+/confirm-link$")
+# ... nor answers naming a new link that is itself a credential (a one-tap confirm link, R12.2,
+# the club screen's and a calendar feed's, R12.5, R12.7): their tokens are kept only as digests,
+# and a kept answer would hold them in plain text for a day. A second tap is held by the page
+# (static/app.js); a second screen link can be revoked, a second calendar link revokes the first.
+NEVER_KEPT_LINKS = re.compile(r"^(/api/v1)?/campaigns/\d+/(battles/\d+/confirm-link|screen-links|calendar-link)$")
 # Page forms that carry no one-time key, by decision: acting twice is acting once. Choosing the
 # same language again sets it again; a second logout finds its session ended and answers the
 # same redirect; the digest's stop button (a signed link, RFC 8058) stops a stopped digest.

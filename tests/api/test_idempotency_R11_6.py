@@ -265,6 +265,8 @@ NOT_KEPT = {
     ("post", "/api/v1/users"),
     ("post", "/api/v1/auth/tokens"),
     ("post", "/api/v1/campaigns/{cid}/battles/{bid}/confirm-link"),
+    ("post", "/api/v1/campaigns/{cid}/screen-links"),
+    ("post", "/api/v1/campaigns/{cid}/calendar-link"),
 }
 
 

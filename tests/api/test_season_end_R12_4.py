@@ -7,6 +7,8 @@ from __future__ import annotations
 
 import re
 
+from sqlalchemy import text
+
 from tests.api.test_map_history_R12_6 import _ended_round
 from tests.builders.accounts import user
 from tests.builders.responses import error_code
@@ -93,14 +95,24 @@ def test_r12_4_a_finished_campaign_refuses_every_write_route_and_changes_nothing
     assert after == before
 
 
-def test_r12_5_an_idempotency_key_makes_one_screen_link_and_says_it_again(client):
+def test_r12_5_a_screen_link_s_token_is_never_kept_in_a_one_tap_answer(client, engine):
+    """R11.6 against R11.2: a kept answer would hold the link's token in plain text for a day,
+    so an answer naming a new link is never kept; a repeat makes a second link, which the GM
+    sees on the Season page and can revoke."""
     rnd = _ended_round(client)
     headers = {**rnd.gm, "Idempotency-Key": "screen-once-1"}
     first = client.post(f"/api/v1/campaigns/{rnd.cid}/screen-links", headers=headers)
     again = client.post(f"/api/v1/campaigns/{rnd.cid}/screen-links", headers=headers)
-    assert first.status_code == again.status_code == 201 and first.json() == again.json()
+    assert first.status_code == again.status_code == 201
+    assert again.json()["id"] == first.json()["id"] + 1 and again.json()["url"] != first.json()["url"]
+    calendar = client.post(f"/api/v1/campaigns/{rnd.cid}/calendar-link", headers={**rnd.h(0), "Idempotency-Key": "cal-1"})
+    assert calendar.status_code == 201
+    with engine.connect() as conn:
+        kept = conn.execute(text("SELECT body FROM idempotency_key")).scalars().all()
+    for url in (first.json()["url"], again.json()["url"], calendar.json()["url"]):
+        token = url.rsplit("/", 1)[1].removesuffix(".ics")
+        assert not any(body and token.encode() in body for body in kept)
     other = client.post(f"/api/v1/campaigns/{rnd.cid}/screen-links", headers=rnd.gm).json()
-    assert other["id"] == first.json()["id"] + 1  # the repeat made none
     # A player may not make one; refused, nothing is made.
     r = client.post(f"/api/v1/campaigns/{rnd.cid}/screen-links", headers=rnd.h(0))
     assert (r.status_code, error_code(r)) == (403, "gm_only")
