@@ -7,6 +7,8 @@ is still acting waits for its answer. Pages: every form that changes something c
 one-time key (`once`, templates/partials/field.html) made of the session's own count of acts;
 a double tap, a refresh of the POST, or Back and submit again send the same key with the same
 fields and are answered with what the first submission did (its redirect and its message).
+Pages are no-store, so Back draws a page afresh with the next key: static/app.js keeps the key
+a page first had with its history entry and puts it back after Back or Forward.
 
 The request body is read here once and handed on unchanged; keys are kept 24 hours."""
 
