@@ -9,6 +9,8 @@ from __future__ import annotations
 
 from html.parser import HTMLParser
 
+import pytest
+
 from tests.secrecy.world import build
 from tests.web.test_html_valid import VIEWERS, page_urls
 
@@ -61,6 +63,7 @@ def parse(html: str) -> Page:
     return page
 
 
+@pytest.mark.load  # a walk over every page of two planted campaigns
 def test_issue30_every_page_of_the_walk_has_a_meta_description(client, make_client, engine):
     """Every HTML document the GM, a player and an anonymous visitor get, error pages too."""
     cast = build(client, make_client, engine)
