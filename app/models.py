@@ -19,7 +19,7 @@ from app.events.models import Event  # noqa: F401
 from app.gold.models import LedgerEntry, Transfer  # noqa: F401
 from app.guilds.models import Guild, GuildMember, GuildRequest, GuildRoundMember  # noqa: F401
 from app.letters.models import Letter  # noqa: F401
-from app.live.models import LiveEvent  # noqa: F401
+from app.live.models import LiveAudience, LiveEvent  # noqa: F401
 from app.maps.models import Hideout, Path, Place  # noqa: F401
 from app.rounds.models import TwilightChoice  # noqa: F401
 from app.settlement.models import Ransom, Settlement  # noqa: F401

@@ -27,3 +27,17 @@ class LiveEvent(SQLModel, table=True):
     # Public facts only (a phase name, a round number).
     data: dict = Field(default_factory=dict, sa_column=Column(JSON, nullable=False))
     created_at: datetime = Field(default_factory=utcnow, index=True)
+
+
+class LiveAudience(SQLModel, table=True):
+    """Who may hear of a live event, one row an audience (app/live/seen.py `audiences`): every
+    member, the GMs, one player, the GM's side of letters. Written with the event, from the
+    same rules the stream applies, so that a page finds the newest event its viewer may see
+    with one index seek per audience, whatever the number of events hidden from them (SPEC
+    R11.2: scanning back through others' letters made every page draw dearer after each)."""
+
+    __tablename__ = "live_audience"
+    __table_args__ = (Index("ix_live_audience_campaign_id_audience_event_id", "campaign_id", "audience", "event_id"),)
+    event_id: int = Field(foreign_key="live_event.id", primary_key=True, ondelete="CASCADE")
+    audience: str = Field(primary_key=True, max_length=24)
+    campaign_id: int

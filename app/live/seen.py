@@ -7,6 +7,7 @@ from __future__ import annotations
 from sqlalchemy import or_
 from sqlmodel import Session, col, select
 
+from app.alliances.models import AllianceMember
 from app.core.db import saved_id
 from app.gold.models import Transfer
 from app.guilds.models import Guild, GuildRequest
@@ -15,6 +16,92 @@ from app.visibility import Viewer, may_see_settlement, visible_alliances, visibl
 
 # Public from the moment they happen: every member may hear of them.
 LIVE_PUBLIC = {"phase", "battles", "result", "clock"}
+# Audiences (app/live/models.py LiveAudience): every member, the GMs, one player ("p12"), and the
+# GM's side of letters (a GM who plays writes as their player, app/visibility.py).
+EVERYONE, GMS, GM_SIDE = "all", "gm", "gm-side"
+
+
+def player_audience(player_id: int) -> str:
+    return f"p{player_id}"
+
+
+def viewer_audiences(viewer: Viewer) -> list[str]:
+    """The audiences this viewer belongs to: an event is theirs when it names one of them."""
+    found = [EVERYONE]
+    if viewer.is_gm:
+        found.append(GMS)
+    if viewer.player is not None:
+        found.append(player_audience(saved_id(viewer.player.id)))
+    elif viewer.is_gm:
+        found.append(GM_SIDE)
+    return found
+
+
+def audiences(session: Session, events: list[dict]) -> list[set[str]]:
+    """Who may hear of each new event (dicts as `live.publish` keeps them), as it is written: the
+    same rules as `live_events_seen_by` below, applied once by the writer, so that a reader
+    finds its newest event without reading the events hidden from it. One statement per kind
+    of private subject."""
+    subjects = _subject_audiences(session, events)
+    found: list[set[str]] = []
+    for ev in events:
+        kind, data = ev["kind"], ev.get("data") or {}
+        if kind in LIVE_PUBLIC:
+            names = {EVERYONE}
+        elif kind == "twilight":
+            names = {GMS}
+        elif kind in ("order", "settlement"):
+            names = {GMS, *_players(data.get("player_id"))}
+        elif kind == "ransom":
+            names = {GMS, *_players(data.get("owner_player_id"), data.get("captor_player_id"))}
+        else:
+            names = subjects.get((kind, ev.get("subject_id")), set())
+        found.append(names)
+    return found
+
+
+def _players(*player_ids) -> set[str]:
+    return {player_audience(p) for p in player_ids if isinstance(p, int)}
+
+
+def _letter_side(player_id: int | None) -> str:
+    return GM_SIDE if player_id is None else player_audience(player_id)
+
+
+def _subject_audiences(session: Session, events: list[dict]) -> dict[tuple[str, int | None], set[str]]:
+    """The parties of each letter, transfer, guild request and alliance the events name."""
+    ids: dict[str, set[int]] = {}
+    for ev in events:
+        if ev.get("subject_id") is not None:
+            ids.setdefault(ev["kind"], set()).add(ev["subject_id"])
+    found: dict[tuple[str, int | None], set[str]] = {}
+    if ids.get("letter"):
+        for lid, sender, to in session.exec(
+            select(Letter.id, Letter.from_player_id, Letter.to_player_id).where(col(Letter.id).in_(ids["letter"]))
+        ).all():
+            found[("letter", lid)] = {_letter_side(sender), _letter_side(to)}
+    if ids.get("transfer"):
+        for tid, sender, to in session.exec(
+            select(Transfer.id, Transfer.from_player_id, Transfer.to_player_id).where(col(Transfer.id).in_(ids["transfer"]))
+        ).all():
+            found[("transfer", tid)] = _players(sender, to)
+    if ids.get("guild"):
+        for rid, asker, founder in session.exec(
+            select(GuildRequest.id, GuildRequest.player_id, Guild.founder_player_id)
+            .join(Guild, col(Guild.id) == GuildRequest.guild_id)
+            .where(col(GuildRequest.id).in_(ids["guild"]))
+        ).all():
+            found[("guild", rid)] = _players(asker, founder)
+    if ids.get("alliance"):
+        # Its members and invitees; the rest of the campaign hears of it from its round's
+        # Battles on (visible_alliances), after the public "battles" event that names everyone.
+        for aid, player_id in session.exec(
+            select(AllianceMember.alliance_id, AllianceMember.player_id).where(
+                col(AllianceMember.alliance_id).in_(ids["alliance"]), col(AllianceMember.status).in_(("invited", "member"))
+            )
+        ).all():
+            found.setdefault(("alliance", aid), set()).add(player_audience(player_id))
+    return found
 
 
 def live_events_seen_by(session: Session, viewer: Viewer, events: list) -> list[tuple[object, object | None]]:

@@ -5,16 +5,16 @@ from __future__ import annotations
 
 from datetime import UTC, datetime, timedelta
 
-from sqlalchemy import event, func, insert, text
-from sqlmodel import Session, delete, select
+from sqlalchemy import event, func, insert, text, union_all
+from sqlmodel import Session, col, delete, select
 
 from app.core.db import utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
-from app.live.models import LiveEvent
-from app.live.seen import live_events_seen_by
+from app.live.models import LiveAudience, LiveEvent
+from app.live.seen import audiences, viewer_audiences
 from app.visibility import Viewer
 
-# Events read at a time while looking for those one viewer may see.
+# Events a stream reads at a time (app/live/api.py).
 SCAN_BATCH = 200
 KINDS = (
     "phase",
@@ -64,11 +64,27 @@ def _write_pending(session: Session) -> None:
         for cid in campaigns:
             session.execute(text("SELECT pg_advisory_xact_lock(:space, :cid)"), {"space": LOCK_SPACE, "cid": cid})
     stamp = utcnow()
-    session.execute(insert(LiveEvent), [{**row, "created_at": stamp} for row in pending])
+    ids = (
+        session.execute(
+            insert(LiveEvent).returning(LiveEvent.id, sort_by_parameter_order=True),
+            [{**row, "created_at": stamp} for row in pending],
+        )
+        .scalars()
+        .all()
+    )
+    heard = [
+        {"event_id": event_id, "campaign_id": row["campaign_id"], "audience": name}
+        for event_id, row, names in zip(ids, pending, audiences(session, pending), strict=True)
+        for name in sorted(names)
+    ]
+    if heard:
+        session.execute(insert(LiveAudience), heard)
     wake_after_commit(session, {campaign_key(cid) for cid in campaigns})
     last = session.execute(select(func.max(LiveEvent.id))).scalar() or 0
     if last % PRUNE_EVERY < len(pending):
-        session.execute(delete(LiveEvent).where(LiveEvent.created_at < utcnow() - RETENTION))
+        old = select(LiveEvent.id).where(LiveEvent.created_at < utcnow() - RETENTION)
+        session.execute(delete(LiveAudience).where(col(LiveAudience.event_id).in_(old)))
+        session.execute(delete(LiveEvent).where(col(LiveEvent.id).in_(old)))
 
 
 # The last moment a datetime holds (9999-12-31T23:59:59.999Z): a later `since` is refused (422).
@@ -109,42 +125,38 @@ def after(session: Session, campaign_id: int, event_id: int, limit: int) -> list
     )
 
 
-def _batches(session: Session, campaign_id: int, *, after_id: int | None = None):
-    """The campaign's events SCAN_BATCH at a time: oldest first after `after_id`, or newest
-    first when it is None."""
-    newest_first, edge = after_id is None, after_id
-    while True:
-        query = select(LiveEvent).where(LiveEvent.campaign_id == campaign_id)
-        if edge is not None:
-            query = query.where(LiveEvent.id < edge if newest_first else LiveEvent.id > edge)
-        rows = list(session.exec(query.order_by(LiveEvent.id.desc() if newest_first else LiveEvent.id).limit(SCAN_BATCH)).all())
-        if not rows:
-            return
-        yield rows
-        if len(rows) < SCAN_BATCH:
-            return
-        edge = rows[-1].id
-
-
 def last_seen(session: Session, viewer: Viewer) -> int:
     """The newest kept event this viewer may see (0: none). A page resumes its stream from it
     (issue 27 item 7): it moves only with what the viewer is told, unlike the newest event id
     or the moment the page was drawn, so the page stays the same byte for byte while others
-    write letters."""
-    for rows in _batches(session, viewer.campaign.id):
-        seen = live_events_seen_by(session, viewer, rows)
-        if seen:
-            return max(ev.id for ev, _ in seen)
-    return 0
+    write letters. One statement, one index seek per audience of the viewer: the work does not
+    grow with the events hidden from them either (SPEC R11.2; reading back through them in
+    batches made each page draw dearer after others wrote)."""
+    newest = [
+        select(func.max(LiveAudience.event_id).label("id")).where(
+            LiveAudience.campaign_id == viewer.campaign_id, LiveAudience.audience == name
+        )
+        for name in viewer_audiences(viewer)
+    ]
+    per_audience = union_all(*newest).subquery()
+    return session.execute(select(func.max(per_audience.c.id))).scalar() or 0
 
 
 def seen_after(session: Session, viewer: Viewer, event_id: int, limit: int) -> int:
     """How many events after `event_id` this viewer may see, counted up to `limit` + 1 (issue 28
     item 9: the events hidden from them do not count towards a replay's limit, or the reload
-    frame would tell how many letters others wrote)."""
-    count = 0
-    for rows in _batches(session, viewer.campaign.id, after_id=event_id):
-        count += len(live_events_seen_by(session, viewer, rows))
-        if count > limit:
-            break
-    return count
+    frame would tell how many letters others wrote). One statement that reads only the
+    viewer's own audiences, at most `limit` + 1 events of them."""
+    theirs = (
+        select(LiveAudience.event_id)
+        .where(
+            LiveAudience.campaign_id == viewer.campaign_id,
+            col(LiveAudience.audience).in_(viewer_audiences(viewer)),
+            LiveAudience.event_id > event_id,
+        )
+        .distinct()
+        .order_by(LiveAudience.event_id)
+        .limit(limit + 1)
+        .subquery()
+    )
+    return session.execute(select(func.count()).select_from(theirs)).scalar() or 0

@@ -28,6 +28,7 @@ IGNORED = {
     "api_token",
     "login_failure",
     "live_event",
+    "live_audience",
     "campaign_version",
     "digest_subscription",
     "idempotency_key",
