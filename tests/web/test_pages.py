@@ -228,7 +228,7 @@ def test_r9_1_settings_page_is_locked_once_running(client):
     assert "fieldset disabled" in page.replace("\n", " ").replace("  ", " ") or "<fieldset disabled" in page
     # A forged post that changes modules is refused and changes nothing.
     r = post(client, f"/campaigns/{cid}/setup/6", {"modules_form": "1", "module_paths": "on"})
-    assert r.status_code == 409 and "fixed once the campaign has started" in r.text
+    assert r.status_code == 409 and "can no longer be changed once the campaign has started" in r.text
     assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).json()["modules"]["paths"] is False
 
 
