@@ -28,13 +28,18 @@ def _krusher_card(page: Page):
     return page.locator("article.model-card").filter(has=page.get_by_role("heading", name="Krusher", exact=True))
 
 
-def test_e2e_r11_6_back_and_refresh_after_a_purchase_send_nothing_again(new_page, screenshot):
-    page = new_page("back", has_touch=True)
-    setup = running_campaign(page, "oback", warband=False)
+def _at_the_shop(page: Page, name: str):
+    """An Orc player of a running campaign, logged in on the shop: (setup, token, company before)."""
+    setup = running_campaign(page, name, warband=False)
     ork, token = setup.players[0], setup.tokens[setup.players[0]]
     login(page, ork)
     page.goto(f"{setup.base}/shop")
-    before = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    return setup, token, api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+
+
+def test_e2e_r11_6_back_and_refresh_after_a_purchase_send_nothing_again(new_page, screenshot):
+    page = new_page("back", has_touch=True)
+    setup, token, before = _at_the_shop(page, "oback")
     expect(_krusher_card(page).locator(".owned")).to_have_text("You own 1")
     posts = _posts(page)
     _krusher_card(page).get_by_role("button", name=BUY_KRUSHER).click()
@@ -63,11 +68,7 @@ def test_e2e_r11_6_a_double_tap_without_javascript_buys_once_and_says_so(new_pag
     written; a second one would carry the same key and fields and be answered with the first
     one's redirect and message (tests/api/test_idempotency_R11_6.py). Either way: one purchase."""
     page = new_page("nojs", java_script_enabled=False)
-    setup = running_campaign(page, "onojs", warband=False)
-    ork, token = setup.players[0], setup.tokens[setup.players[0]]
-    login(page, ork)
-    page.goto(f"{setup.base}/shop")
-    before = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    setup, token, before = _at_the_shop(page, "onojs")
     posts = _posts(page)
     button = _krusher_card(page).get_by_role("button", name=BUY_KRUSHER)
     button.scroll_into_view_if_needed()
@@ -84,11 +85,7 @@ def test_e2e_r11_6_a_double_tap_without_javascript_buys_once_and_says_so(new_pag
 
 def test_e2e_r11_6_back_and_buy_again_is_answered_with_the_first_purchase(new_page, screenshot):
     page = new_page("backbuy", has_touch=True)
-    setup = running_campaign(page, "obackbuy", warband=False)
-    ork, token = setup.players[0], setup.tokens[setup.players[0]]
-    login(page, ork)
-    page.goto(f"{setup.base}/shop")
-    before = api(page, token, "GET", f"/campaigns/{setup.cid}/company")
+    setup, token, before = _at_the_shop(page, "obackbuy")
     _krusher_card(page).get_by_role("button", name=BUY_KRUSHER).click()
     expect(page.locator("#flash")).to_contain_text("Bought Krusher for 34 gold.")
     page.go_back()

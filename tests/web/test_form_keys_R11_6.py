@@ -22,9 +22,8 @@ from app.idempotency.middleware import FORM_FIELD, KEYLESS_FORMS
 from app.idempotency.models import IdempotencyKey
 from tests.builders.accounts import user
 from tests.builders.pages import csrf, flash_of, login
-from tests.secrecy.matrix import MATRIX, Read
-from tests.secrecy.test_matrix import url_for
 from tests.secrecy.world import build
+from tests.web.test_html_valid import page_urls
 
 # Whole documents and the partials htmx swaps in: both put forms in front of the viewer.
 SURFACES = {"page", "partial", "map", "chronicle", "dashboard", "docs"}
@@ -67,19 +66,6 @@ def route_of(action: str, page: str) -> str:
     return re.sub(r"/\d+(?=/|$)", "/{id}", path)
 
 
-def page_urls(cast) -> list[str]:
-    urls: list[str] = []
-    for (method, path), entry in sorted(MATRIX.items()):
-        if method != "GET" or not isinstance(entry, Read) or entry.surface not in SURFACES:
-            continue
-        for world in cast.worlds.values():
-            for variant in entry.variants:
-                url = url_for(path, world, variant.params, variant.query)
-                if url is not None and url not in urls:
-                    urls.append(url)
-    return urls
-
-
 def posting_forms(browser, urls: list[str]):
     """(page, route, fields) of every POST form on the HTML pages this browser can open."""
     for url in urls:
@@ -97,7 +83,7 @@ def posting_forms(browser, urls: list[str]):
 @pytest.mark.load
 def test_r11_6_every_form_a_signed_in_viewer_can_post_carries_the_one_time_key(client, make_client, engine):
     cast = build(client, make_client, engine)
-    urls = page_urls(cast)
+    urls = page_urls(cast, SURFACES)
     keyed: set[str] = set()
     keyless: dict[str, str] = {}
     missing: list[tuple[str, str, str]] = []

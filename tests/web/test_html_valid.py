@@ -22,11 +22,11 @@ DOCUMENTS = {"page", "map", "dashboard", "chronicle", "docs"}
 VIEWERS = ("gm", "owner", "anonymous")
 
 
-def page_urls(cast) -> list[str]:
-    """Every (world, variant) URL of every readable HTML route."""
-    urls = []
+def page_urls(cast, surfaces=DOCUMENTS) -> list[str]:
+    """Every (world, variant) URL of every readable route of these surfaces (HTML documents)."""
+    urls: list[str] = []
     for (method, path), entry in sorted(MATRIX.items()):
-        if method != "GET" or not isinstance(entry, Read) or entry.surface not in DOCUMENTS:
+        if method != "GET" or not isinstance(entry, Read) or entry.surface not in surfaces:
             continue
         for world in cast.worlds.values():
             for variant in entry.variants:
