@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, func, or_, update
 from sqlalchemy.exc import OperationalError
@@ -11,7 +11,7 @@ from sqlmodel import Session, select
 
 from app.accounts import rules
 from app.accounts.models import ApiToken, LoginFailure, User, UserSession
-from app.core.db import utcnow
+from app.core.db import aware, utcnow
 from app.core.errors import DomainError, Duration
 from app.core.formats import valid_time_zone
 from app.core.i18n import LOCALES
@@ -34,10 +34,6 @@ def register(session: Session, *, nickname: str, password: str, locale: str | No
     session.add(user)
     session.flush()
     return user
-
-
-def _aware(moment: datetime | None) -> datetime | None:
-    return moment.replace(tzinfo=UTC) if moment is not None and moment.tzinfo is None else moment
 
 
 def login_throttles(settings: Settings) -> tuple[rules.Throttle, rules.Throttle]:
@@ -65,8 +61,8 @@ def authenticate(session: Session, settings: Settings, *, nickname: str, passwor
     ).one()
     pair_policy, address_policy = login_throttles(settings)
     wait = max(
-        rules.throttle_wait(pair_policy, failures=by_pair, last_failure=_aware(last_pair), now=now),
-        rules.throttle_wait(address_policy, failures=by_address, last_failure=_aware(last_address), now=now),
+        rules.throttle_wait(pair_policy, failures=by_pair, last_failure=aware(last_pair), now=now),
+        rules.throttle_wait(address_policy, failures=by_address, last_failure=aware(last_address), now=now),
     )
     if wait:
         raise DomainError("login_throttled", wait=Duration(wait))
@@ -118,8 +114,8 @@ def _bookkeeping(session: Session, statement) -> bool:
 def _over(live: UserSession, settings: Settings, now) -> bool:
     """Revoked, idle too long, or logged in too long ago."""
     return live.revoked_at is not None or rules.session_expired(
-        created_at=_aware(live.created_at),
-        last_seen_at=_aware(live.last_seen_at),
+        created_at=aware(live.created_at),
+        last_seen_at=aware(live.last_seen_at),
         now=now,
         idle=timedelta(days=settings.session_idle_days),
         max_age=timedelta(days=settings.session_max_days),
@@ -173,7 +169,7 @@ def lookup_session(
     if _over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
         return None, True, None, 0
-    if rules.session_needs_touch(last_seen_at=_aware(live.last_seen_at), now=now):
+    if rules.session_needs_touch(last_seen_at=aware(live.last_seen_at), now=now):
         _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
     return user, False, versions, live.acts
 

@@ -10,6 +10,7 @@ from collections.abc import AsyncIterator, Iterator
 from contextlib import contextmanager
 from datetime import UTC, datetime
 from pathlib import Path
+from typing import overload
 
 import structlog
 from fastapi import Request
@@ -39,6 +40,15 @@ DB_WAIT_SECONDS = 5
 
 def utcnow() -> datetime:
     return datetime.now(UTC)
+
+
+@overload
+def aware(moment: datetime) -> datetime: ...
+@overload
+def aware(moment: None) -> None: ...
+def aware(moment: datetime | None) -> datetime | None:
+    """A stored moment with its zone: SQLite gives it back without one, and it was UTC."""
+    return moment if moment is None or moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def table_of(model: type[SQLModel]) -> Table:

@@ -29,7 +29,9 @@ def private_dir(path: Path) -> None:
 def private_file(path: Path, *, tighten: bool = True) -> Path:
     """Makes sure `path` exists, created readable by its owner only, before anything writes
     into it (SQLite then gives its -wal and -shm files the same mode). An existing file is
-    made so too unless `tighten` is off (a live database keeps what its admin chose)."""
+    made so too unless `tighten` is off (the server's database: app/core/db.py's
+    tighten_sqlite_files takes off only its group's and others' bits, with its -wal and -shm,
+    and says so in the log)."""
     path = Path(path)
     private_dir(path.parent)
     try:

@@ -13,6 +13,8 @@ from zoneinfo import ZoneInfo, ZoneInfoNotFoundError, available_timezones
 from babel.dates import format_date, format_time, get_datetime_format
 from babel.numbers import format_decimal
 
+from app.core.db import aware
+
 Width = Literal["full", "long", "medium", "short"]  # Babel's names of a format's length
 
 DEFAULT_ZONE = "UTC"
@@ -40,15 +42,11 @@ def time_zone_names() -> list[str]:
     return sorted(available_timezones())
 
 
-def _aware(moment: datetime) -> datetime:
-    return moment.replace(tzinfo=UTC) if moment.tzinfo is None else moment  # stored moments are UTC
-
-
 def when(moment: datetime | None, locale: str, time_zone: str | None = None, width: Width = "medium") -> str:
     """A moment, date and time, in the reader's language and time zone: "2 gru 2026, 14:05"."""
     if moment is None:
         return ""
-    local = _aware(moment).astimezone(zone(time_zone))
+    local = aware(moment).astimezone(zone(time_zone))
     # The locale's own way of joining a day and a time ("{1}, {0}", "{1} в {0}"), to the minute.
     joined = str(get_datetime_format(width, locale=locale)).replace("'", "")
     return joined.replace("{0}", format_time(local, "short", locale=locale)).replace(
@@ -61,7 +59,7 @@ def day(moment: datetime | date | None, locale: str, time_zone: str | None = Non
     if moment is None:
         return ""
     if isinstance(moment, datetime):
-        moment = _aware(moment).astimezone(zone(time_zone)).date()
+        moment = aware(moment).astimezone(zone(time_zone)).date()
     return format_date(moment, width, locale=locale)
 
 

@@ -11,23 +11,18 @@ row): checking a hostile document is the work the limit is there to bound."""
 from __future__ import annotations
 
 import math
-from datetime import UTC, datetime, timedelta
+from datetime import datetime, timedelta
 
 from sqlalchemy import delete, func
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
-from app.core.db import saved_id, utcnow
+from app.core.db import aware, saved_id, utcnow
 from app.core.errors import DomainError, Duration
 from app.exports.models import ImportStart
 
 IMPORTS_PER_HOUR = 30
 WINDOW = timedelta(hours=1)
-
-
-def _aware(moment: datetime) -> datetime:
-    """SQLite gives the stored time back without its zone; it was UTC."""
-    return moment if moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
 def start(session: Session, user: User, *, now: datetime | None = None) -> None:
@@ -42,7 +37,7 @@ def start(session: Session, user: User, *, now: datetime | None = None) -> None:
         select(func.count(), func.min(ImportStart.at)).where(ImportStart.user_id == user.id, ImportStart.at > since)
     ).one()
     if started >= IMPORTS_PER_HOUR:
-        wait = (_aware(oldest) + WINDOW - now).total_seconds()
+        wait = (aware(oldest) + WINDOW - now).total_seconds()
         raise DomainError("import_throttled", wait=Duration(max(math.ceil(wait), 1)))
     session.add(ImportStart(user_id=saved_id(user.id), at=now))
     session.flush()

@@ -9,7 +9,7 @@ from __future__ import annotations
 
 import json
 from dataclasses import dataclass
-from datetime import UTC, datetime, timedelta
+from datetime import timedelta
 
 from sqlalchemy import delete, insert, select, update
 from sqlalchemy.engine import Connection, Engine
@@ -17,7 +17,7 @@ from sqlalchemy.exc import IntegrityError
 from sqlmodel import col
 
 from app.accounts.models import ApiToken, UserSession
-from app.core.db import table_of, utcnow
+from app.core.db import aware, table_of, utcnow
 from app.core.security import token_digest
 from app.idempotency.models import IdempotencyKey
 
@@ -109,7 +109,7 @@ def _first_use(engine: Engine, row, request_hash: str) -> Answer | Claimed | str
         return REUSED
     if row.status is not None:
         return Answer(row.status, [tuple(h) for h in json.loads(row.headers or "[]")], row.body or b"")
-    if _aware(row.claimed_at) < utcnow() - ABANDONED:
+    if aware(row.claimed_at) < utcnow() - ABANDONED:
         with _write(engine) as conn, conn.begin():
             taken = conn.execute(
                 update(T)
@@ -141,8 +141,3 @@ def release(engine: Engine, claim_id: int) -> None:
     """The request failed on the server's side (5xx, an exception): a retry may act."""
     with _write(engine) as conn, conn.begin():
         conn.execute(delete(T).where(T.c.id == claim_id))
-
-
-def _aware(value: datetime) -> datetime:
-    """SQLite gives back naive UTC datetimes."""
-    return value if value.tzinfo else value.replace(tzinfo=UTC)
