@@ -142,9 +142,14 @@ def take_seat(session: Session, *, campaign: Campaign, user: User) -> Player | N
         return None
     player = session.exec(select(Player).where(Player.id == seat.player_id).with_for_update()).one()
     holder = session.get(User, player.user_id)
+    session.delete(seat)
+    if holder is not None and holder.password_hash != LOCKED:
+        # The GM has handed the seat to someone meanwhile (R12.10): it is theirs, and the
+        # invitation is only an invitation to the campaign now.
+        session.flush()
+        return None
     player.user_id = saved_id(user.id)
     session.add(player)
-    session.delete(seat)
     session.flush()
     if holder is not None and holder.id != user.id:
         session.delete(holder)

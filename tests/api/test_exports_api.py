@@ -457,3 +457,28 @@ def test_issue19_cli_refusals(client, cli, tmp_path, capsys):
     assert cli(["import", str(bad), "--as", "nobody-here"]) == 1
     assert "nobody-here" in capsys.readouterr().err
     assert cli(["import", str(bad), "--as", "NewGM"]) == 0
+
+
+def test_issue28_3_r12_10_a_seat_the_gm_handed_over_is_not_taken_back_by_its_old_invitation(client, engine):
+    """An imported seat nobody here had (or nobody took) is given by the GM to a user of their
+    choice (R12.10's handover, the claim for a seat); the invitation the import sent for it then
+    no longer binds the seat: the company stays with the one it was handed to."""
+    w = rich_campaign(client)
+    doc = export(client, w["cid"], w["gm"])
+    newgm = user(client, "newgm")
+    cid = import_(client, doc, newgm)["id"]
+    seat = next(p for p in client.get(f"{API}/campaigns/{cid}/players", headers=newgm).json() if p["nickname"] == "player1")
+    newcomer = user(client, "newcomer")
+    r = client.post(f"{API}/campaigns/{cid}/players/{seat['player_id']}/handover", json={"nickname": "newcomer"}, headers=newgm)
+    assert r.status_code == 200, r.text
+    company = client.get(f"{API}/campaigns/{cid}/company", headers=newcomer).json()
+    assert company["faction"] == "basileans"
+    r = client.post(f"{API}/campaigns/{cid}/invitations/accept", headers=w["players"][1]["headers"])
+    assert client.get(f"{API}/campaigns/{cid}/company", headers=newcomer).json() == company
+    with Session(engine) as s:
+        holder = s.exec(select(User.nickname).join(Player, Player.user_id == User.id).where(Player.id == seat["player_id"])).one()
+    assert holder == "newcomer"
+    if r.status_code != 200:  # a running campaign outside Preparation takes no new player (R12.12)
+        assert error_code(r) == "late_join_phase"
+        with Session(engine) as s:
+            assert s.exec(select(ImportedSeat.nickname).where(ImportedSeat.player_id == seat["player_id"])).all() == ["player1"]
