@@ -49,6 +49,7 @@
           showCommonExtensions: true,
           validatorUrl: null,
           presets: [window.SwaggerUIBundle.presets.apis, window.SwaggerUIBundle.SwaggerUIStandalonePreset],
+          onComplete: reachDeepLink,
         });
       },
       function () {
@@ -59,6 +60,29 @@
       }
     );
     return opened;
+  }
+
+  // Past 150 tags and operations Swagger UI draws only the ones near the screen, and its own
+  // jump to a deep link aims by estimated heights, which a phone's two-line summaries exceed:
+  // the operation could stay undrawn below. Ask again until it is drawn, then bring it up open.
+  function reachDeepLink() {
+    const link = location.hash.match(/^#\/([^/]+)\/([^/]+)$/);
+    if (!link) return;
+    const tag = decodeURIComponent(link[1]);
+    const operation = decodeURIComponent(link[2]);
+    const key = ["operations", tag, operation];
+    let tries = 0;
+    (function reach() {
+      const drawn = document.getElementById("operations-" + tag.replace(/\s/g, "_") + "-" + operation);
+      if (drawn) {
+        drawn.scrollIntoView({ block: "start" });
+        if (!drawn.classList.contains("is-open")) window.ui.layoutActions.show(key, true);
+        return;
+      }
+      if (++tries > 50) return;
+      window.ui.layoutActions.scrollToVirtualizedOperation(key);
+      setTimeout(reach, 120);
+    })();
   }
 
   form.addEventListener("submit", function (event) {
