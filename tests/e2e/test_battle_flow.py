@@ -206,7 +206,7 @@ def test_e2e_r6_1_r6_5_r6_8_from_battles_to_a_confirmed_result_on_a_phone(new_pa
     result = ork.locator("#result")
     expect(result).to_contain_text(f"Winners: {ORK}")
     expect(result).to_contain_text(f"entered by {ORK}")
-    expect(result).to_contain_text("Waiting for the other players to confirm.")
+    expect(result).to_contain_text("Waiting for the other side to confirm.")
     expect(result.get_by_role("button", name="Confirm", exact=True)).to_have_count(0)
     assert taps.count <= MAX_TAPS, f"entering the result took {taps.count} taps"
 

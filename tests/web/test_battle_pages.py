@@ -63,7 +63,7 @@ def test_R6_8_confirm_is_offered_only_to_the_other_side_of_an_allied_battle(clie
     assert confirm_form in browsers[2].get(url).text
     for i in (1, 3):
         page = browsers[i].get(url).text
-        assert confirm_form not in page and "Waiting for the other players to confirm." in page
+        assert confirm_form not in page and "Waiting for the other side to confirm." in page
         assert "Confirm the result" not in browsers[i].get(f"/campaigns/{g.cid}").text
     assert "Confirm the result" in browsers[2].get(f"/campaigns/{g.cid}").text
     before = g.get("gm", f"/battles/{battle['id']}").json()
@@ -75,6 +75,19 @@ def test_R6_8_confirm_is_offered_only_to_the_other_side_of_an_allied_battle(clie
     assert g.get("gm", f"/battles/{battle['id']}").json() == before
     assert post(browsers[2], f"{url}/confirm").status_code == 303
     assert g.get("gm", f"/battles/{battle['id']}").json()["status"] == "confirmed"
+
+
+def test_R6_8_with_three_sides_the_page_waits_for_the_other_sides_in_the_readers_language(client, make_client):
+    """R6.8 with three sides (a guild of two, two lone players): after the guild's report the
+    reporter's ally waits for the other sides, named as sides, not players; Polish too."""
+    g, battle = guild_battle(client, 5)
+    url = f"/campaigns/{g.cid}/battles/{battle['id']}"
+    assert g.post(1, f"/battles/{battle['id']}/result", {"winner_player_ids": [g.pid(1), g.pid(3)]}).status_code == 200
+    ally = make_client()
+    login(ally, "player3")
+    assert "Waiting for the other sides to confirm." in ally.get(url).text
+    ally.headers["Accept-Language"] = "pl"
+    assert "Czekamy na potwierdzenie pozostałych stron." in ally.get(url).text
 
 
 def test_V10_the_battle_page_tells_underdog_once_per_side(client, make_client):
