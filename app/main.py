@@ -39,7 +39,7 @@ from app.clock import pages as clock_pages
 from app.companies import api as companies_api
 from app.companies import pages as companies_pages
 from app.companies import roster_pages as companies_roster_pages
-from app.core import background
+from app.core import background, route_index
 from app.core.api_docs import page as api_docs_page
 from app.core.db import make_engine
 from app.core.errors import DomainError, error_responses
@@ -302,4 +302,5 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     ):
         app.add_exception_handler(exc_class, handler)
     _add_routes(app)
+    route_index.install(app)  # last: it indexes every route added
     return app

@@ -1,0 +1,97 @@
+"""Which included routers a request's path can reach, found in a few dictionary steps (issue 37).
+
+FastAPI tries the app's included routers in turn, and each tries its routes in turn with its
+own bookkeeping: about 300 routes, so a page near the end of the list (every page, since the
+API routers come first) paid for some 200 regular-expression matches before its own, about a
+millisecond a request. The index is a trie over path segments (a literal segment, or `*` for
+a parameter) built once from every router's routes. A router none of whose routes has the
+request's shape answers "no match" without looking; every other router is asked as before, in
+the same order, so what matches, what is a 405 and what is redirected stay FastAPI's answer.
+A router with a route whose parameter spans segments (`{name:path}`) is always asked.
+"""
+
+from __future__ import annotations
+
+from fastapi import FastAPI
+from fastapi.routing import _IncludedRouter
+from starlette._utils import get_route_path
+from starlette.routing import Match
+
+_SCOPE_KEY = "hideout.route_index"
+
+
+class _Node:
+    __slots__ = ("literal", "parameter", "routers")
+
+    def __init__(self) -> None:
+        self.literal: dict[str, _Node] = {}
+        self.parameter: _Node | None = None
+        self.routers: set[int] = set()
+
+
+class RouteIndex:
+    def __init__(self) -> None:
+        self.root = _Node()
+
+    def add(self, path_format: str, router: int) -> None:
+        node = self.root
+        for segment in path_format.split("/"):
+            if "{" in segment:  # "{id}", "{id:int}" or "x{id}": one segment, any text (a superset)
+                node.parameter = node.parameter or _Node()
+                node = node.parameter
+            else:
+                node = node.literal.setdefault(segment, _Node())
+        node.routers.add(router)
+
+    def routers_for(self, path: str) -> frozenset[int]:
+        nodes = [self.root]
+        for segment in path.split("/"):
+            following = []
+            for node in nodes:
+                if (child := node.literal.get(segment)) is not None:
+                    following.append(child)
+                if node.parameter is not None:
+                    following.append(node.parameter)
+            if not following:
+                return frozenset()
+            nodes = following
+        return frozenset().union(*(node.routers for node in nodes))
+
+
+def _path_formats(router: _IncludedRouter) -> list[str] | None:
+    """Every route's full path; None when one has a parameter that may span segments."""
+    formats = []
+    for candidate in router.effective_candidates():
+        path_format = getattr(candidate, "path_format", None)
+        if isinstance(candidate, _IncludedRouter) or path_format is None or ":path}" in path_format:
+            return None
+        formats.append(path_format)
+    return formats
+
+
+def install(app: FastAPI) -> RouteIndex:
+    """Guard each of the app's included routers with the index (after every route is added)."""
+    index = RouteIndex()
+    for position, route in enumerate(app.router.routes):
+        if not isinstance(route, _IncludedRouter) or (formats := _path_formats(route)) is None:
+            continue
+        for path_format in formats:
+            index.add(path_format, position)
+        route.matches = _guarded(route.matches, position, index)  # type: ignore[method-assign]
+    return index
+
+
+def _guarded(matches, position: int, index: RouteIndex):
+    def guarded_matches(scope):
+        path = get_route_path(scope)
+        # Kept on the scope for this path only: the slash redirect asks again with another path.
+        known = scope.get(_SCOPE_KEY)
+        if known is None or known[0] != path:
+            known = (path, index.routers_for(path))
+            scope[_SCOPE_KEY] = known
+        if position not in known[1]:
+            return Match.NONE, {}
+        return matches(scope)
+
+    guarded_matches.unguarded = matches  # type: ignore[attr-defined]
+    return guarded_matches

@@ -1,0 +1,72 @@
+"""The route index (app/core/route_index.py, issue 37) only skips routers that could not match:
+for every route of the app, with its parameters filled in and with junk paths beside, each
+included router answers exactly as FastAPI's own matching does."""
+
+from __future__ import annotations
+
+import re
+
+import pytest
+from fastapi.routing import _IncludedRouter
+from starlette.routing import Match
+
+from app.core.route_index import RouteIndex
+
+
+def _sample_paths(app) -> list[str]:
+    paths = set()
+    for route in app.router.routes:
+        if isinstance(route, _IncludedRouter):
+            for candidate in route.effective_candidates():
+                path = re.sub(r"\{[^}]+\}", "7", candidate.path_format)
+                paths.update({path, path + "/", path.rstrip("/") + "/extra", path.replace("7", "x", 1)})
+    paths.update({"/", "", "/nowhere", "/campaigns", "/campaigns/", "/api/v1", "/api/v1/", "//campaigns/7", "/static/x.css"})
+    return sorted(paths)
+
+
+def _scope(path: str, method: str) -> dict:
+    return {"type": "http", "method": method, "path": path, "root_path": "", "headers": [], "query_string": b""}
+
+
+def test_every_router_answers_as_fastapi_does(app):
+    guarded = [route for route in app.router.routes if hasattr(getattr(route, "matches", None), "unguarded")]
+    assert len(guarded) > 40, "the index guards the app's included routers"
+    for path in _sample_paths(app):
+        for method in ("GET", "POST", "PATCH"):
+            for route in guarded:
+                fast, slow = route.matches(_scope(path, method)), route.matches.unguarded(_scope(path, method))
+                assert fast[0] == slow[0], (path, method)
+
+
+def test_the_index_never_leaves_out_the_router_that_matches(app):
+    routers = {id(route): position for position, route in enumerate(app.router.routes)}
+    found = 0
+    for path in _sample_paths(app):
+        scope = _scope(path, "GET")
+        for route in app.router.routes:
+            unguarded = getattr(route.matches, "unguarded", route.matches)
+            if unguarded(dict(scope))[0] is Match.FULL:
+                assert route.matches(dict(scope))[0] is Match.FULL, (path, routers[id(route)])
+                found += 1
+                break
+    assert found > 100
+
+
+@pytest.mark.parametrize(
+    "path, expected",
+    [
+        ("/campaigns/7/map", {1}),
+        ("/campaigns/new", {0, 2}),
+        ("/campaigns/7", {2}),
+        ("/campaigns/7/map/extra", {3}),
+        ("/campaigns/7/map/extra/more", set()),
+        ("", set()),
+    ],
+)
+def test_a_literal_segment_or_a_parameter(path, expected):
+    index = RouteIndex()
+    index.add("/campaigns/new", 0)
+    index.add("/campaigns/{cid}/map", 1)
+    index.add("/campaigns/{name:str}", 2)
+    index.add("/campaigns/{cid}/map/{pid}", 3)
+    assert index.routers_for(path) == expected
