@@ -110,7 +110,7 @@ def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depe
     return user
 
 
-def page_login_required(request: Request, user: Annotated[User | None, Depends(page_user)]) -> User:
+async def page_login_required(request: Request, user: Annotated[User | None, Depends(page_user)]) -> User:
     if user is None:
         raise _not_logged_in(request)
     return user
@@ -152,7 +152,7 @@ def api_user_optional(
     return user
 
 
-def api_user(request: Request, user: Annotated[User | None, Depends(api_user_optional)]) -> User:
+async def api_user(request: Request, user: Annotated[User | None, Depends(api_user_optional)]) -> User:
     if user is None:
         raise _not_logged_in(request)
     return user

@@ -41,7 +41,7 @@ class CampaignContext(PageContext):
         return {"viewer": viewer, "campaign": viewer.campaign}
 
 
-def campaign_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form) -> CampaignContext:
+async def campaign_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form) -> CampaignContext:
     return CampaignContext(request=request, session=session, form=form, user=user, cid=cid)
 
 

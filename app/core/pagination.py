@@ -43,7 +43,7 @@ class PageQuery:
     per_page: int
 
 
-def page_query(page: int = Query(1, ge=1, le=MAX_PAGE), per_page: int = Query(50, ge=1, le=MAX_PER_PAGE)) -> PageQuery:
+async def page_query(page: int = Query(1, ge=1, le=MAX_PAGE), per_page: int = Query(50, ge=1, le=MAX_PER_PAGE)) -> PageQuery:
     return PageQuery(page, per_page)
 
 

@@ -237,9 +237,10 @@ async def _answer(answer: Answer, send: Send) -> None:
     await send({"type": "http.response.body", "body": answer.body})
 
 
-def refuse_reused(request: Request) -> None:
+async def refuse_reused(request: Request) -> None:
     """An app dependency: the refusals decided above, answered as every refusal is (the
-    error body in the user's language, or the error page)."""
+    error body in the user's language, or the error page). Async, as every dependency that
+    reads no database is: a sync one costs a hop to a worker thread on every request."""
     code = request.scope.get("state", {}).get(REFUSAL)
     if code and refused_method(request):  # a key sent to a method this route does not take
         raise StarletteHTTPException(405)
