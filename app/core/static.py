@@ -6,11 +6,16 @@ so a phone never runs yesterday's script against today's page."""
 from __future__ import annotations
 
 import hashlib
+import os
+import re
+from email.utils import formatdate
 from functools import lru_cache
 from pathlib import Path
 from urllib.parse import parse_qs
 
-from starlette.staticfiles import StaticFiles
+from starlette.datastructures import Headers
+from starlette.responses import Response
+from starlette.staticfiles import NotModifiedResponse, StaticFiles
 from starlette.types import Receive, Scope, Send
 
 from app.core.settings import PACKAGE
@@ -45,7 +50,50 @@ def static_url(path: str) -> str:
     return f"/static/{path}?v={digest}" if digest else f"/static/{path}"
 
 
+_CSS_COMMENT = re.compile(r"/\*.*?\*/", re.S)
+
+
+def lean(name: str, text: str) -> str:
+    """Our own stylesheets and scripts as served: the comments that explain them to the next
+    developer stay in the source, not on every phone's first load (issue 37: a third of their
+    compressed bytes). CSS loses its comments; a script, its whole-line `//` comments; both,
+    their indentation and blank lines. A script with a string over several lines (a template
+    literal, a line ending in a backslash) is served as it is: its lines are not all code."""
+    lines = text.split("\n")
+    if name.endswith(".js") and any(line.count("`") % 2 or line.endswith("\\") for line in lines):
+        return text
+    if name.endswith(".css"):
+        lines = _CSS_COMMENT.sub("", text).split("\n")
+    kept = (line.strip() for line in lines)
+    return "\n".join(line for line in kept if line and not (name.endswith(".js") and line.startswith("//"))) + "\n"
+
+
+def _is_lean(path: str) -> bool:
+    return path.endswith((".css", ".js")) and not path.startswith("vendor/")
+
+
+@lru_cache(maxsize=64)
+def _lean_bytes(path: str, mtime_ns: int, size: int) -> bytes:
+    return lean(path, (STATIC_DIR / path).read_text()).encode()
+
+
 class HashedStaticFiles(StaticFiles):
+    def file_response(self, full_path, stat_result: os.stat_result, scope: Scope, status_code: int = 200) -> Response:
+        """Our own CSS and scripts, leaned (above) once per file version, from memory."""
+        path = Path(full_path).resolve().relative_to(STATIC_DIR.resolve()).as_posix()
+        if not _is_lean(path):
+            return super().file_response(full_path, stat_result, scope, status_code)
+        body = _lean_bytes(path, stat_result.st_mtime_ns, stat_result.st_size)
+        headers = {
+            "etag": f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"',
+            "last-modified": formatdate(stat_result.st_mtime, usegmt=True),
+        }
+        media_type = "text/css" if path.endswith(".css") else "text/javascript"
+        response = Response(body, status_code=status_code, media_type=media_type, headers=headers)
+        if self.is_not_modified(response.headers, Headers(scope=scope)):
+            return NotModifiedResponse(response.headers)
+        return response
+
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         requested = parse_qs(scope.get("query_string", b"").decode(errors="replace")).get("v", [None])[0]
         path = Path(self.get_path(scope)).as_posix()
@@ -54,7 +102,10 @@ class HashedStaticFiles(StaticFiles):
         async def send_with_cache(message) -> None:
             if message["type"] == "http.response.start" and message["status"] in (200, 304):
                 message.setdefault("headers", [])
-                message["headers"] = [(k, v) for k, v in message["headers"] if k.lower() != b"cache-control"]
+                # A file under its hash is never asked for again: its date is 44 bytes for nothing
+                # (the ETag stays, for the unhashed URL's revalidation).
+                dropped = (b"cache-control", b"last-modified", b"accept-ranges") if cache == IMMUTABLE else (b"cache-control",)
+                message["headers"] = [(k, v) for k, v in message["headers"] if k.lower() not in dropped]
                 message["headers"].append((b"cache-control", cache.encode()))
             await send(message)
 

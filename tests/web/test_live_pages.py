@@ -40,7 +40,7 @@ def test_r11_4_member_pages_connect_to_the_stream_and_mark_their_live_parts(clie
         assert {t.strip() for t in trigger.split(",")} == {f"sse:{k}" for k in (*LIVE_KINDS, "reload", "closed")}
         assert '<div id="live-head" data-live="phase battles letter">' in r.text
         assert f'<div id="live-body" data-live="{kinds}">' in r.text, path
-        for script in ("/static/vendor/htmx-ext-sse-2.2.4.js", "/static/live.js"):
+        for script in ("/static/vendor/htmx-ext-sse-2.2.4.min.js", "/static/live.js"):
             assert re.search(rf'<script src="{re.escape(script)}\?v=[0-9a-f]{{12}}" defer></script>', r.text), script
         assert '<div id="toasts" class="toasts" aria-live="polite"></div>' in r.text
     r = _page(make_client, "gamemaster", f"/campaigns/{cid}")
