@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import ColumnElement, and_, func, or_
+from sqlalchemy import ColumnElement, and_, bindparam, func, or_
 from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -57,20 +57,22 @@ class Viewer:
         return own or not (self.is_gm and (self.campaign.modules or {}).get("gold_transfers"))
 
 
+_VIEWER = (
+    select(Campaign, Player, GameMaster.id)
+    .outerjoin(Player, and_(col(Player.campaign_id) == Campaign.id, col(Player.user_id) == bindparam("user_id")))
+    .outerjoin(GameMaster, and_(col(GameMaster.campaign_id) == Campaign.id, col(GameMaster.user_id) == bindparam("user_id")))
+    .where(Campaign.id == bindparam("campaign_id"))
+)
+_VIEWER_LOCKED = _VIEWER.with_for_update(of=Campaign)
+
+
 def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = False, invitee_ok: bool = False) -> Viewer:
     """The campaign as this user may see it. Outsiders get 404, never 403: they are not
     told that a campaign exists."""
     # One statement for the campaign and the user's player in it (issue 17: the fixed cost of
-    # every request); a lock takes the campaign row only.
-    query = (
-        select(Campaign, Player, GameMaster.id)
-        .outerjoin(Player, and_(col(Player.campaign_id) == Campaign.id, col(Player.user_id) == user.id))
-        .outerjoin(GameMaster, and_(col(GameMaster.campaign_id) == Campaign.id, col(GameMaster.user_id) == user.id))
-        .where(Campaign.id == campaign_id)
-    )
-    if lock:
-        query = query.with_for_update(of=Campaign)
-    row = session.exec(query).first()
+    # every request), built once (issue 37); a lock takes the campaign row only.
+    query = _VIEWER_LOCKED if lock else _VIEWER
+    row = session.exec(query, params={"user_id": user.id, "campaign_id": campaign_id}).first()
     if row is None:
         raise DomainError("not_found")
     campaign, player, co_gm = row

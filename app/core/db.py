@@ -179,8 +179,10 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
     """FastAPI dependency: commits when the route returns, rolls back on any error. A request
     waits for a slot here, holding no thread and no connection."""
     async with _slots():
-        work = unit_of_work(request.app.state.engine, write=request.method in WRITE_METHODS)
-        session = await run_in_threadpool(work.__enter__)
+        write = request.method in WRITE_METHODS
+        work = unit_of_work(request.app.state.engine, write=write)
+        # A read's session opens no connection until its first statement: no thread for that.
+        session = await run_in_threadpool(work.__enter__) if write else work.__enter__()
         try:
             yield session
         except BaseException as exc:

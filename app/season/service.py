@@ -6,6 +6,7 @@ from __future__ import annotations
 from dataclasses import dataclass
 from datetime import datetime
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, delete, select
 
 from app.accounts.models import User
@@ -25,8 +26,11 @@ add_labels(("deadline_phase",), campaign_rules.PHASE_NAMES)
 DEFAULT_NEAR_MINUTES = 60
 
 
+_ROW = select(PhaseDeadline).where(PhaseDeadline.campaign_id == bindparam("campaign_id"))
+
+
 def row_of(session: Session, campaign_id: int) -> PhaseDeadline | None:
-    return session.exec(select(PhaseDeadline).where(PhaseDeadline.campaign_id == campaign_id)).first()
+    return session.exec(_ROW, params={"campaign_id": campaign_id}).first()
 
 
 def deadline_of(session: Session, campaign: Campaign) -> PhaseDeadline | None:

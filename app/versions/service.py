@@ -10,7 +10,7 @@ re-render, too few would show a stale page."""
 
 from __future__ import annotations
 
-from sqlalchemy import event, inspect, select
+from sqlalchemy import bindparam, event, inspect, select
 from sqlalchemy.dialects.postgresql import insert as pg_insert
 from sqlalchemy.dialects.sqlite import insert as sqlite_insert
 from sqlalchemy.sql import operators, visitors
@@ -168,15 +168,14 @@ def _forget(session) -> None:
     session.info.pop(KEY, None)
 
 
+_VERSIONS = select(CampaignVersion.campaign_id, CampaignVersion.version).where(
+    CampaignVersion.campaign_id.in_((bindparam("campaign_id"), EVERYWHERE))
+)
+
+
 def versions(session: Session, campaign_id: int) -> tuple[int, int]:
-    """(this campaign's count, the count of changes placed nowhere)."""
-    rows = dict(
-        session.execute(
-            select(CampaignVersion.campaign_id, CampaignVersion.version).where(
-                CampaignVersion.campaign_id.in_((campaign_id, EVERYWHERE))
-            )
-        ).all()
-    )
+    """(this campaign's count, the count of changes placed nowhere), by a statement built once."""
+    rows = dict(session.execute(_VERSIONS, {"campaign_id": campaign_id}).all())
     return rows.get(campaign_id, 0), rows.get(EVERYWHERE, 0)
 
 
