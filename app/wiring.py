@@ -29,6 +29,7 @@ from app.live import pages as live_pages
 from app.maps import service as maps
 from app.movement import pages as movement_pages
 from app.movement import service as movement
+from app.people import service as people
 from app.pwa import pages as pwa_pages
 from app.rounds import pages as round_pages
 from app.season import pages as season_pages
@@ -52,6 +53,7 @@ def wire() -> None:
     companies.sent_models.plug(warbands.sent_models)
     companies.away_models.plug(movement.away_models)
     lifecycle.seat_takers.plug(exports.take_seat)
+    people.seats_released.plug(exports.release_seat)
     events.event_ended.plug(alliances.undo_for_ended_event)
     guilds.join_guards.plug(alliances.guild_guard)
     chronicle.listeners.plug(webhooks.on_entries)  # the webhooks' outbox, in the writer's transaction

@@ -130,6 +130,17 @@ def _invite(session: Session, campaign: Campaign) -> int:
     return invited
 
 
+def release_seat(session: Session, *, player_id: int, previous: User | None) -> None:
+    """A seat the GM has handed over (R12.10) is nobody's to take any more: its record goes,
+    and so does the placeholder account that held it (a real account keeps its login)."""
+    for seat in session.exec(select(ImportedSeat).where(ImportedSeat.player_id == player_id)).all():
+        session.delete(seat)
+    session.flush()
+    if previous is not None and previous.password_hash == LOCKED:
+        session.delete(previous)
+        session.flush()
+
+
 def take_seat(session: Session, *, campaign: Campaign, user: User) -> Player | None:
     """Accepting an invitation to an imported campaign binds the user to the seat kept for
     them, with its company, gold and history (campaigns.lifecycle.accept_invitation)."""

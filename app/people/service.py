@@ -4,6 +4,7 @@ other way of joining. Who is a game master is decided in app/visibility.py (View
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
@@ -15,6 +16,7 @@ from app.campaigns.models import Campaign, Invitation, Player
 from app.chronicle import service as chronicle
 from app.core.errors import DomainError
 from app.core.live import user_key, wake_after_commit
+from app.core.ports import Port
 from app.people.models import Away, GameMaster
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
 from app.warbands.models import Order
@@ -172,6 +174,13 @@ def sent_this_round(session: Session, campaign: Campaign, player_id: int) -> boo
 
 # --- a seat handed over (R12.10) -------------------------------------------------------------
 
+# A higher domain may keep something for a seat's holder: an imported campaign's placeholder
+# account and the seat's record (app/exports), nobody's to take once the GM hands the seat
+# over. `(session, player_id=, previous=) -> None`, in the handover's transaction. A port,
+# wired in app/wiring.py.
+SeatReleased = Callable[..., None]
+seats_released = Port[SeatReleased]("seats handed over")
+
 
 def handover(session: Session, *, actor: User, campaign_id: int, player_id: int, nickname: str) -> tuple[str, str]:
     """A GM hands a player's seat — company, gold, warbands, places, letters, all of it kept by
@@ -195,6 +204,8 @@ def handover(session: Session, *, actor: User, campaign_id: int, player_id: int,
     session.flush()
     wake_after_commit(session, {user_key(previous.id if previous else 0)})  # their open streams ask again, and close
     old = previous.nickname if previous else ""
+    for release in seats_released():
+        release(session, player_id=player.id, previous=previous)
     chronicle.record(session, viewer.campaign, "seat_handed_over", previous=old, nickname=user.nickname)
     audit.record(
         session,

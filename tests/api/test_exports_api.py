@@ -19,7 +19,7 @@ from app.campaigns.models import Campaign, Invitation, Player
 from app.core.limits import MAX_BODY
 from app.exports.models import ImportedSeat
 from app.exports.parts import PARTS
-from app.exports.service import export_for_server
+from app.exports.service import LOCKED, export_for_server
 from tests.api.test_gm_gold_R11_2 import adjust
 from tests.api.test_transfers_api import MARKER, assert_adds_up, ledger_adds_up, send, shown_ledger
 from tests.builders.accounts import user
@@ -478,8 +478,12 @@ def test_issue28_3_r12_10_a_seat_the_gm_handed_over_is_not_taken_back_by_its_old
     with Session(engine) as s:
         holder = s.exec(select(User.nickname).join(Player, Player.user_id == User.id).where(Player.id == seat["player_id"])).one()
     assert holder == "newcomer"
-    # The imported campaign is running outside Preparation, so it takes no new player (R12.12);
-    # the refusal leaves the seat's record as it was.
+    # The seat's record and its placeholder account went with the handover: the invitation is
+    # one to the campaign only, which, running outside Preparation, takes no new player (R12.12).
     assert r.status_code == 409 and error_code(r) == "late_join_phase", r.text
     with Session(engine) as s:
-        assert s.exec(select(ImportedSeat.nickname).where(ImportedSeat.player_id == seat["player_id"])).all() == ["player1"]
+        assert s.exec(select(ImportedSeat.nickname).where(ImportedSeat.player_id == seat["player_id"])).all() == []
+        assert s.exec(select(User).where(User.nickname == "player1", User.password_hash == LOCKED)).all() == []
+        # The other seats are kept for their people, each held by its placeholder.
+        kept = s.exec(select(ImportedSeat).where(ImportedSeat.campaign_id == cid)).all()
+        assert kept and all(s.get(User, s.get(Player, k.player_id).user_id).password_hash == LOCKED for k in kept)
