@@ -58,13 +58,14 @@ test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
 	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
 
-## ruff (lint and format), import-linter's layer contracts and mypy, as configured in pyproject.toml
+## ruff (lint and format), import-linter's layer contracts, mypy (pyproject.toml), and the sizes of issue 31 (tools/sizes.py)
 lint: $(BIN)/.installed
 	@echo "== ruff, import-linter, mypy =="
 	$(BIN)/ruff check app tests tools bench
 	$(BIN)/ruff format --check app tests tools bench
 	$(BIN)/lint-imports
 	$(BIN)/mypy
+	$(BIN)/python tools/sizes.py
 
 ## Schemathesis (--checks all) against a live server, as the GM and as a player (about a minute)
 test-fuzz: $(BIN)/.installed
