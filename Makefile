@@ -4,7 +4,8 @@ PYTHON ?= python3
 VENV := .venv
 BIN := $(VENV)/bin
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
-PYTEST := $(BIN)/pytest -p no:cacheprovider
+# -rs: a skipped test says why in the summary (each is one the other database's run covers).
+PYTEST := $(BIN)/pytest -p no:cacheprovider -rs
 # The database suites run on two workers (each with its own database); `make test-sqlite WORKERS=0` runs them in one process.
 WORKERS ?= 2
 # `make run HOST=0.0.0.0 PORT=8080` serves the club's Wi-Fi, not only this machine (set on the
