@@ -73,7 +73,7 @@ def deadline_head(context: dict) -> dict:
 
     def season_deadline():
         if not found:
-            row = service.deadline_of(session, campaign)
+            row = service.page_deadline(session, viewer)
             found.append(_moment(row, locale, context.get("time_zone")) if row is not None else None)
         return found[0]
 
@@ -87,7 +87,7 @@ def dashboard_panel(session, viewer):
     campaign = viewer.campaign
     if campaign.status != "running" or not (viewer.is_gm or viewer.player):
         return None
-    deadline = service.deadline_of(session, campaign)
+    deadline = service.page_deadline(session, viewer)
     ctx = {"deadline": deadline, "orders": reminders.orders_reminder(session, viewer, deadline)}
     if viewer.is_gm:
         ctx["late"] = []

@@ -33,6 +33,14 @@ def row_of(session: Session, campaign_id: int) -> PhaseDeadline | None:
     return session.exec(_ROW, params={"campaign_id": campaign_id}).first()
 
 
+def page_deadline(session: Session, viewer: Viewer) -> PhaseDeadline | None:
+    """`deadline_of` for drawing a page: read once per request (kept on the viewer), as the
+    head and the dashboard's panel both show it."""
+    if "_deadline" not in viewer.__dict__:
+        viewer.__dict__["_deadline"] = deadline_of(session, viewer.campaign)
+    return viewer.__dict__["_deadline"]
+
+
 def deadline_of(session: Session, campaign: Campaign) -> PhaseDeadline | None:
     """The deadline of the campaign's current phase, if any (one statement, only while running)."""
     if campaign.status != "running":
