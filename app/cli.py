@@ -3,6 +3,7 @@
 from __future__ import annotations
 
 import argparse
+import os
 import socket
 import sqlite3
 import sys
@@ -10,13 +11,11 @@ from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
-import uvicorn
-
+from app import server
 from app.catalog.battlescribe import BattleScribeError, import_catalog
 from app.catalog.catalog import STARTER_DIR, CatalogError, load
 from app.core.db import make_engine, unit_of_work
 from app.core.files import private_file
-from app.core.logging import configure_logging
 from app.core.migrate import upgrade
 from app.core.settings import get_settings
 from app.demo import create_demo, demo_logins
@@ -24,12 +23,6 @@ from app.exports import cli as exports_cli
 from app.season import cli as season_cli
 from app.webhooks import cli as webhooks_cli
 from app.wiring import wire
-
-GRACEFUL_SECONDS = 10
-# Idle connections are kept this long. Uvicorn's 5 s closed a phone's connection while its
-# member read the page, and a tap sent just as it closed met a reset (issue 20's club night). A
-# proxy in front must give up on an idle connection first (nginx: 60 s), so longer than that.
-KEEP_ALIVE_SECONDS = 75
 
 
 def _migrate() -> str:
@@ -97,27 +90,18 @@ def cmd_serve(args) -> int:
             "Note: on SQLite, live updates reach pages served by another worker only at its next heartbeat "
             "(up to 15 s); use one worker, or PostgreSQL (docs/deploy.md)."
         )
-    print(f"Hideout runs at http://{args.host}:{args.port}")
-    settings = get_settings()
-    configure_logging(json=settings.log_json, level=settings.log_level)
-    # Uvicorn's own lines go through the same handler; requests are logged by the app.
-    # Open live streams end at once on SIGTERM (app/core/live.py); the bound is for slow requests.
-    uvicorn.run(
-        "app.asgi:app",
-        host=args.host,
-        port=args.port,
-        workers=args.workers,
-        proxy_headers=True,
-        log_config=None,
-        access_log=False,
-        timeout_graceful_shutdown=GRACEFUL_SECONDS,
-        timeout_keep_alive=KEEP_ALIVE_SECONDS,
-        # A worker answers its first health check only once the whole app is imported:
-        # on a small, busy box that takes longer than uvicorn's 5 s, and it would be
-        # killed and started again in a loop (issue 20).
-        timeout_worker_healthcheck=30,
-    )
+    print(f"Hideout runs at http://{args.host}:{args.port}", flush=True)
+    _serve(args.host, args.port, args.workers)
     return 0
+
+
+def _serve(host: str, port: int, workers: int) -> None:
+    """Serve in a fresh interpreter that replaces this one (app/server.py says why); where exec
+    starts another process instead of replacing this one (Windows), in this one."""
+    if os.name == "posix":
+        sys.stderr.flush()
+        os.execv(sys.executable, server.command(host, port, workers))
+    server.run(host, port, workers)
 
 
 def cmd_import_catalog(args) -> int:

@@ -8,13 +8,31 @@ from __future__ import annotations
 import re
 
 from fastapi import Request
+from fastapi.routing import APIRoute, _IncludedRouter
+
+
+def api_operations(app) -> dict[str, set[str]]:
+    """Every path of the OpenAPI document with its methods, read off the routes themselves:
+    generating the document costs a worker 10 MB it then keeps (issue 37), and a write asks
+    this (app/archive/deps.py). The same paths and methods as `app.openapi()` (tested)."""
+    found: dict[str, set[str]] = {}
+    for route in app.router.routes:
+        candidates = route.effective_candidates() if isinstance(route, _IncludedRouter) else [route]
+        for candidate in candidates:
+            path, methods = getattr(candidate, "path_format", None), getattr(candidate, "methods", None)
+            if path is None or not methods or not getattr(candidate, "include_in_schema", False):
+                continue
+            if not isinstance(getattr(candidate, "original_route", candidate), APIRoute):
+                continue
+            found.setdefault(path, set()).update(m for m in methods if m != "HEAD")
+    return found
 
 
 def _templates(app) -> list[tuple[re.Pattern, int, frozenset[str]]]:
     cached = getattr(app.state, "literal_templates", None)
     if cached is None:
         cached = []
-        for path, operations in app.openapi()["paths"].items():
+        for path, operations in api_operations(app).items():
             parts = path.split("/")
             pattern = "/".join("[^/]+" if part.startswith("{") else re.escape(part) for part in parts)
             params = sum(part.startswith("{") for part in parts)

@@ -20,8 +20,8 @@ import httpx
 import pytest
 from sqlalchemy import text
 
-from app.cli import GRACEFUL_SECONDS
 from app.core.db import make_engine
+from app.server import GRACEFUL_SECONDS
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import buy
 from tests.load.fault_helpers import ON_POSTGRESQL

@@ -11,7 +11,7 @@ import time
 
 import pytest
 
-from app.cli import KEEP_ALIVE_SECONDS
+from app.server import KEEP_ALIVE_SECONDS
 from tests.load.fault_helpers import ON_POSTGRESQL
 from tests.load.servers import HideoutProcess
 

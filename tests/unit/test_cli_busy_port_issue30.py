@@ -3,11 +3,17 @@ instead of printing "Hideout runs at …" and then failing to listen."""
 
 from __future__ import annotations
 
+import os
 import socket
+import subprocess
+import sys
+from pathlib import Path
 
 import pytest
 
 from app import cli
+
+REPO = Path(__file__).resolve().parents[2]
 
 
 def _served(monkeypatch) -> list:
@@ -15,7 +21,7 @@ def _served(monkeypatch) -> list:
     calls: list = []
     monkeypatch.setattr(cli, "_migrate", lambda: calls.append("migrate"))
     monkeypatch.setattr(cli, "_demo", lambda: calls.append("demo"))
-    monkeypatch.setattr(cli.uvicorn, "run", lambda *a, **k: calls.append("run"))
+    monkeypatch.setattr(cli, "_serve", lambda *a, **k: calls.append("run"))
     return calls
 
 
@@ -48,7 +54,6 @@ def test_issue30_serve_on_a_free_port_runs(monkeypatch, capsys):
             },
         )(),
     )
-    monkeypatch.setattr(cli, "configure_logging", lambda **k: None)
     with socket.socket() as probe:
         probe.bind(("127.0.0.1", 0))
         port = probe.getsockname()[1]
@@ -61,3 +66,29 @@ def test_issue30_an_address_that_is_not_this_machines_is_refused_too(monkeypatch
     calls = _served(monkeypatch)
     assert cli.main(["serve", "--host", host, "--port", "8000"]) == 1 and calls == []
     assert f"cannot listen on {host}:8000" in capsys.readouterr().err
+
+
+def test_issue37_serve_replaces_itself_with_a_fresh_serving_process(monkeypatch):
+    """`hideout serve` execs `python -m app.server` once migrated (same process id, signals and
+    output), so the serving process holds no migration tool, demo or command-line code."""
+    execs: list = []
+    monkeypatch.setattr(cli.os, "name", "posix")
+    monkeypatch.setattr(cli.os, "execv", lambda path, argv: execs.append((path, argv)))
+    monkeypatch.setattr(cli.server, "run", lambda *a: execs.append(("in process", a)))
+    cli._serve("0.0.0.0", 8080, 2)
+    assert execs[0] == (
+        sys.executable,
+        [sys.executable, "-m", "app.server", "--host", "0.0.0.0", "--port", "8080", "--workers", "2"],
+    )
+    monkeypatch.setattr(cli.os, "name", "nt")  # exec would start another process there: served in this one
+    execs.clear()
+    cli._serve("127.0.0.1", 8000, 1)
+    assert execs == [("in process", ("127.0.0.1", 8000, 1))]
+
+
+def test_issue37_the_serving_process_imports_no_migration_tool_demo_or_command(tmp_path):
+    probe = "import sys, app.server, app.asgi; print(sorted(m for m in ('alembic', 'app.demo', 'app.cli', 'app.exports.cli', 'app.season.cli') if m in sys.modules))"
+    env = {**os.environ, "HIDEOUT_VAR_DIR": str(tmp_path), "HIDEOUT_SECRET_KEY": "probe-secret-key-that-is-long-enough"}
+    done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
+    assert done.returncode == 0, done.stderr[-2000:]
+    assert done.stdout.strip().splitlines()[-1] == "[]"
