@@ -157,7 +157,7 @@ def choose(page: CampaignPage):
 
 
 def dashboard_panel(session, viewer):
-    todo = service.todo(session, viewer)
+    todo = service.page_todo(session, viewer)
     campaign = viewer.campaign
     if not (
         todo.battles

@@ -324,6 +324,14 @@ class RoundTodo:
     missing: list[rules.Missing] = field(default_factory=list)
 
 
+def page_todo(session: Session, viewer: Viewer) -> RoundTodo:
+    """`todo` for drawing a page: worked out once per request (kept on the viewer), as the
+    dashboard's panel and its "What to do now" both ask."""
+    if "_todo" not in viewer.__dict__:
+        viewer.__dict__["_todo"] = todo(session, viewer)
+    return viewer.__dict__["_todo"]
+
+
 def todo(session: Session, viewer: Viewer) -> RoundTodo:
     campaign = viewer.campaign
     result = RoundTodo()

@@ -94,7 +94,7 @@ def steps_done(session: Session, viewer: Viewer) -> frozenset[str]:
             if not missing:
                 done.add("settled")
         else:
-            todo = rounds.todo(session, viewer)
+            todo = rounds.page_todo(session, viewer)
             if not todo.battles:
                 done.add("results_in")
             if campaign.phase == "settlement" and not todo.settle:
