@@ -5,9 +5,12 @@ so a phone never runs yesterday's script against today's page."""
 
 from __future__ import annotations
 
+import gzip
 import hashlib
+import mimetypes
 import os
 import re
+from dataclasses import dataclass
 from email.utils import formatdate
 from functools import lru_cache
 from pathlib import Path
@@ -72,23 +75,47 @@ def _is_lean(path: str) -> bool:
     return path.endswith((".css", ".js")) and not path.startswith("vendor/")
 
 
+# Text files up to this size are kept compressed in memory, once per file version, at zlib's
+# best level: compressing htmx anew for every phone's first load cost more than serving the
+# page (issue 37). Larger ones (the API console's bundle) are compressed per request as before.
+PRECOMPRESSED = (".css", ".js", ".svg", ".webmanifest", ".json", ".txt")
+PRECOMPRESS_MAX = 256 * 1024
+
+
+@dataclass(frozen=True)
+class _Served:
+    body: bytes
+    gzipped: bytes | None
+    etag: str
+
+
 @lru_cache(maxsize=64)
-def _lean_bytes(path: str, mtime_ns: int, size: int) -> bytes:
-    return lean(path, (STATIC_DIR / path).read_text()).encode()
+def _served(path: str, mtime_ns: int, size: int) -> _Served:
+    body = lean(path, (STATIC_DIR / path).read_text()).encode() if _is_lean(path) else (STATIC_DIR / path).read_bytes()
+    gzipped = gzip.compress(body, compresslevel=9, mtime=0) if len(body) <= PRECOMPRESS_MAX else None
+    return _Served(body, gzipped, hashlib.md5(body, usedforsecurity=False).hexdigest())
+
+
+def _accepts_gzip(scope: Scope) -> bool:
+    return "gzip" in Headers(scope=scope).get("accept-encoding", "")
 
 
 class HashedStaticFiles(StaticFiles):
     def file_response(self, full_path, stat_result: os.stat_result, scope: Scope, status_code: int = 200) -> Response:
-        """Our own CSS and scripts, leaned (above) once per file version, from memory."""
+        """Our own CSS and scripts leaned (above), and every small text file compressed, once
+        per file version, from memory."""
         path = Path(full_path).resolve().relative_to(STATIC_DIR.resolve()).as_posix()
-        if not _is_lean(path):
+        if not (_is_lean(path) or path.endswith(PRECOMPRESSED)) or stat_result.st_size > PRECOMPRESS_MAX:
             return super().file_response(full_path, stat_result, scope, status_code)
-        body = _lean_bytes(path, stat_result.st_mtime_ns, stat_result.st_size)
-        headers = {
-            "etag": f'"{hashlib.md5(body, usedforsecurity=False).hexdigest()}"',
-            "last-modified": formatdate(stat_result.st_mtime, usegmt=True),
-        }
-        media_type = "text/css" if path.endswith(".css") else "text/javascript"
+        served = _served(path, stat_result.st_mtime_ns, stat_result.st_size)
+        media_type = mimetypes.guess_type(path)[0] or "application/octet-stream"
+        headers = {"last-modified": formatdate(stat_result.st_mtime, usegmt=True), "vary": "Accept-Encoding"}
+        body = served.body
+        if served.gzipped is not None and _accepts_gzip(scope):
+            # Its own validator: the compressed bytes are another representation of the file.
+            body, headers["content-encoding"], headers["etag"] = served.gzipped, "gzip", f'"{served.etag}-gz"'
+        else:
+            headers["etag"] = f'"{served.etag}"'
         response = Response(body, status_code=status_code, media_type=media_type, headers=headers)
         if self.is_not_modified(response.headers, Headers(scope=scope)):
             return NotModifiedResponse(response.headers)

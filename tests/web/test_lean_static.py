@@ -56,3 +56,22 @@ def test_served_files_and_their_headers(client):
     assert "content-security-policy" in svg.headers and "x-frame-options" in svg.headers
     page = client.get("/login")
     assert "content-security-policy" in page.headers and "x-frame-options" in page.headers
+
+
+def test_small_text_files_go_out_compressed_once_and_as_they_are_when_asked(client):
+    """Issue 37: htmx compressed anew for every first load cost more than the page; a text file
+    is kept compressed (zlib's best level) once per version, and its own ETag says which form."""
+    url = f"/static/vendor/htmx-2.0.11.min.js?v={file_hash('vendor/htmx-2.0.11.min.js')}"
+    raw = (STATIC_DIR / "vendor/htmx-2.0.11.min.js").read_bytes()
+    packed = client.get(url, headers={"Accept-Encoding": "gzip"})
+    assert packed.headers["content-encoding"] == "gzip" and packed.content == raw
+    assert int(packed.headers["content-length"]) < len(raw) / 2 and packed.headers["vary"] == "Accept-Encoding"
+    plain = client.get(url, headers={"Accept-Encoding": "identity"})
+    assert "content-encoding" not in plain.headers and plain.content == raw
+    assert plain.headers["etag"] != packed.headers["etag"] and packed.headers["etag"].endswith('-gz"')
+    for response, encoding in ((packed, "gzip"), (plain, "identity")):
+        again = client.get(url, headers={"Accept-Encoding": encoding, "If-None-Match": response.headers["etag"]})
+        assert again.status_code == 304
+    # The other form's validator does not match: the client gets the bytes it can read.
+    crossed = client.get(url, headers={"Accept-Encoding": "identity", "If-None-Match": packed.headers["etag"]})
+    assert crossed.status_code == 200 and crossed.content == raw
