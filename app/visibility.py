@@ -6,7 +6,9 @@ alliances, transfers, letters, companies) will be filtered here as they arrive.
 
 from __future__ import annotations
 
+from collections.abc import Callable
 from dataclasses import dataclass
+from typing import TypeVar
 
 from sqlalchemy import ColumnElement, and_, bindparam, func, or_
 from sqlalchemy.orm import Mapped
@@ -22,6 +24,8 @@ from app.gold.models import LedgerEntry
 from app.people.models import GameMaster
 from app.settlement.models import Ransom, Settlement
 from app.warbands.models import Order
+
+T = TypeVar("T")
 
 
 @dataclass
@@ -64,6 +68,14 @@ _VIEWER = (
     .where(Campaign.id == bindparam("campaign_id"))
 )
 _VIEWER_LOCKED = _VIEWER.with_for_update(of=Campaign)
+
+
+def kept(viewer: Viewer, name: str, compute: Callable[[], T]) -> T:
+    """What a page asks more than once while it is drawn (the deadline, the round's to-do, the
+    unread letters), worked out once per request: kept on this request's viewer as `name`."""
+    if name not in viewer.__dict__:
+        viewer.__dict__[name] = compute()
+    return viewer.__dict__[name]
 
 
 def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = False, invitee_ok: bool = False) -> Viewer:

@@ -24,6 +24,7 @@ from app.live import service as live
 from app.visibility import (
     Viewer,
     is_letter_recipient,
+    kept,
     letter_party,
     require_writable,
     unread_letters_count,
@@ -122,10 +123,7 @@ def unread_count(session: Session, viewer: Viewer) -> int:
     run once per request (kept on the viewer); 0 with the module off or for a non-member."""
     if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
         return 0
-    cached = viewer.__dict__.get("_letters_unread")
-    if cached is None:
-        cached = viewer.__dict__["_letters_unread"] = session.exec(unread_letters_count(viewer)).one()
-    return cached
+    return kept(viewer, "_letters_unread", lambda: session.exec(unread_letters_count(viewer)).one())
 
 
 def forget_unread(viewer: Viewer) -> None:

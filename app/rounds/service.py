@@ -29,7 +29,7 @@ from app.rounds.gate import check_twilight_gate
 from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the season's reminders ask
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
-from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, viewer_for, visible_ransoms
+from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, kept, viewer_for, visible_ransoms
 from app.warbands.models import Warband
 
 # --- phases -----------------------------------------------------------------------------------
@@ -327,9 +327,7 @@ class RoundTodo:
 def page_todo(session: Session, viewer: Viewer) -> RoundTodo:
     """`todo` for drawing a page: worked out once per request (kept on the viewer), as the
     dashboard's panel and its "What to do now" both ask."""
-    if "_todo" not in viewer.__dict__:
-        viewer.__dict__["_todo"] = todo(session, viewer)
-    return viewer.__dict__["_todo"]
+    return kept(viewer, "_todo", lambda: todo(session, viewer))
 
 
 def todo(session: Session, viewer: Viewer) -> RoundTodo:

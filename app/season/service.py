@@ -19,7 +19,7 @@ from app.core.errors import DomainError, Msg, message_for
 from app.live.service import publish
 from app.season import rules
 from app.season.models import PhaseDeadline
-from app.visibility import Viewer, gm_viewer, viewer_for
+from app.visibility import Viewer, gm_viewer, kept, viewer_for
 
 # The chronicle names the phase a deadline ends, in each reader's language.
 add_labels(("deadline_phase",), campaign_rules.PHASE_NAMES)
@@ -36,9 +36,7 @@ def row_of(session: Session, campaign_id: int) -> PhaseDeadline | None:
 def page_deadline(session: Session, viewer: Viewer) -> PhaseDeadline | None:
     """`deadline_of` for drawing a page: read once per request (kept on the viewer), as the
     head and the dashboard's panel both show it."""
-    if "_deadline" not in viewer.__dict__:
-        viewer.__dict__["_deadline"] = deadline_of(session, viewer.campaign)
-    return viewer.__dict__["_deadline"]
+    return kept(viewer, "_deadline", lambda: deadline_of(session, viewer.campaign))
 
 
 def deadline_of(session: Session, campaign: Campaign) -> PhaseDeadline | None:
