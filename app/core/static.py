@@ -24,6 +24,7 @@ from starlette.types import Receive, Scope, Send
 from app.core.settings import PACKAGE
 
 STATIC_DIR = PACKAGE / "static"
+_ROOT = STATIC_DIR.resolve()  # once: both checks below ran it on every static request
 IMMUTABLE = "public, max-age=31536000, immutable"
 REVALIDATE = "no-cache"
 
@@ -36,7 +37,7 @@ def _digest(path: str, mtime_ns: int, size: int) -> str:
 def file_hash(path: str) -> str | None:
     """The content hash of static/<path> (recomputed when the file changes), None if absent."""
     target = (STATIC_DIR / path).resolve()
-    if not target.is_relative_to(STATIC_DIR.resolve()):
+    if not target.is_relative_to(_ROOT):
         return None
     try:
         stat = target.stat()
@@ -104,7 +105,7 @@ class HashedStaticFiles(StaticFiles):
     def file_response(self, full_path, stat_result: os.stat_result, scope: Scope, status_code: int = 200) -> Response:
         """Our own CSS and scripts leaned (above), and every small text file compressed, once
         per file version, from memory."""
-        path = Path(full_path).resolve().relative_to(STATIC_DIR.resolve()).as_posix()
+        path = Path(full_path).resolve().relative_to(_ROOT).as_posix()
         if not (_is_lean(path) or path.endswith(PRECOMPRESSED)) or stat_result.st_size > PRECOMPRESS_MAX:
             return super().file_response(full_path, stat_result, scope, status_code)
         served = _served(path, stat_result.st_mtime_ns, stat_result.st_size)

@@ -19,16 +19,6 @@ from app.core.settings import PACKAGE
 from app.core.static import static_url
 
 
-@pass_context
-def _gettext(ctx, message: str) -> str:
-    return ctx["translations"].gettext(message)
-
-
-@pass_context
-def _ngettext(ctx, singular: str, plural: str, n: int) -> str:
-    return ctx["translations"].ngettext(singular, plural, n)
-
-
 # What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
 # string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
 # and the layers between `_()` and the catalog were a tenth of drawing it (issue 37).
@@ -94,7 +84,8 @@ def _make_env() -> Environment:
         # per include, 90 a page with a list of players (issue 37).
         auto_reload=False,
     )
-    env.install_gettext_callables(_gettext, _ngettext, newstyle=True)  # type: ignore[attr-defined]  # added by jinja2.ext.i18n
+    # What install_gettext_callables(newstyle=True) sets, with callables that format themselves.
+    env.newstyle_gettext = True  # type: ignore[attr-defined]  # added by jinja2.ext.i18n: {% trans %} lets gettext format
     env.globals.update(_=_say, gettext=_say, ngettext=_say_n)
     env.filters["markdown"] = render_markdown
     env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
