@@ -68,9 +68,9 @@ def test_r12_1_taps_made_offline_reach_the_server_once_when_back_online(new_page
     # --- opened once online: the worker keeps the page and its files -----------------------
     login(a, ork)
     a.goto(battle_url)
-    a.wait_for_function("navigator.serviceWorker.controller !== null")
+    a.wait_for_function("() => navigator.serviceWorker.controller !== null")
     a.reload()  # now through the worker, which keeps this copy
-    a.wait_for_function(f"""caches.open("{PAGES_CACHE}").then((c) => c.match(location.href)).then(Boolean)""")
+    a.wait_for_function(f"""() => caches.open("{PAGES_CACHE}").then((c) => c.match(location.href)).then(Boolean)""")
     expect(a.locator("#clock")).to_have_attribute("data-status", "ready")
 
     # --- offline: the page still opens; three clock taps and the result are kept -------------
@@ -189,12 +189,12 @@ def test_r12_1_taps_made_offline_reach_the_server_once_when_back_online(new_page
     # --- offline again, the saved battle page still shows the photo (kept with the page) -----------
     a.goto(battle_url)
     expect(a.locator("#photos ul.photos img")).to_have_count(1)
-    a.wait_for_function("document.querySelector('#photos ul.photos img').complete")
+    a.wait_for_function("() => document.querySelector('#photos ul.photos img').complete")
     a.wait_for_timeout(300)  # the worker stores the page and the photo
     context.set_offline(True)
     a.reload()
     expect(a.locator("#offline-banner")).to_be_visible()
     a.wait_for_function(
-        "(() => { const i = document.querySelector('#photos ul.photos img'); return i && i.complete && i.naturalWidth > 0; })()"
+        "() => { const i = document.querySelector('#photos ul.photos img'); return i && i.complete && i.naturalWidth > 0; }"
     )
     context.set_offline(False)

@@ -53,7 +53,7 @@ def _saved(page: Page, path: str) -> bool:
 
 def _worker_ready(page: Page) -> dict:
     """Waits for the worker to be active and to control this page; returns its registration."""
-    page.wait_for_function("navigator.serviceWorker.controller !== null")
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
     return page.evaluate("""navigator.serviceWorker.ready.then((r) => (
         {scope: r.scope, state: r.active && r.active.state, script: r.active && r.active.scriptURL}))""")
 
@@ -88,7 +88,7 @@ def test_issue19_the_dashboard_opens_offline_after_a_visit_and_not_after_logout(
         page.goto(address)
         expect(heading).to_be_visible()
         expect(banner).to_be_hidden()
-        page.wait_for_function(f"""caches.open("{PAGES_CACHE}").then((c) => c.match(location.href)).then(Boolean)""")
+        page.wait_for_function(f"""() => caches.open("{PAGES_CACHE}").then((c) => c.match(location.href)).then(Boolean)""")
 
     context.set_offline(True)
     page.reload()
