@@ -1,6 +1,7 @@
 """Schemathesis against a live Hideout (issue 10): a fresh server on a temporary SQLite
 database with the demo campaign, then `st run --checks all` as the GM and as a player, each
-bounded in time. Fails on any server error, undocumented status or schema mismatch.
+bounded in time, the two at once. Fails on any server error, undocumented status or schema
+mismatch.
 
     python tools/fuzz_api.py [--max-examples N] [--seconds S]
 """
@@ -18,6 +19,7 @@ import tempfile
 import time
 import urllib.error
 import urllib.request
+from concurrent.futures import ThreadPoolExecutor
 from pathlib import Path
 
 ROOT = Path(__file__).resolve().parents[1]
@@ -58,14 +60,10 @@ def _wait(url: str, seconds: float = 60) -> None:
     raise SystemExit(f"the server did not answer at {url}")
 
 
-def main() -> int:
-    parser = argparse.ArgumentParser()
-    parser.add_argument("--max-examples", type=int, default=8)
-    parser.add_argument("--seconds", type=int, default=80, help="time limit of each role's run")
-    args = parser.parse_args()
-    tmp = Path(tempfile.mkdtemp(prefix="hideout-fuzz-"))
+def _server(tmp: Path) -> tuple[subprocess.Popen, str]:
+    """A server of its own, on a database of its own, with the demo campaign."""
+    tmp.mkdir(parents=True)
     port = _free_port()
-    base = f"http://127.0.0.1:{port}"
     env = {k: v for k, v in os.environ.items() if not k.startswith("HIDEOUT_") and k != "TEST_DATABASE_URL"}
     env.update(
         HIDEOUT_DATABASE_URL=f"sqlite:///{tmp / 'fuzz.sqlite3'}",
@@ -80,51 +78,70 @@ def main() -> int:
         stderr=open(tmp / "server.log", "w"),
         cwd=ROOT,
     )
+    return server, f"http://127.0.0.1:{port}"
+
+
+def _fuzz(nickname: str, tmp: Path, args: argparse.Namespace) -> tuple[bool, str]:
+    """Schemathesis as one member of the demo campaign; (failed, what it printed). Each role
+    has its own server and database: the GM's writes (ending the round, say) never change
+    what the player's run meets, and the two runs share the machine's two cores."""
+    server, base = _server(tmp)
+    lines = [f"== schemathesis as {nickname} =="]
     failed = False
     try:
         _wait(f"{base}/api/v1/catalog/factions")
-        for nickname in ("master", "anna"):
-            token = _call(f"{base}/api/v1/auth/tokens", "POST", {"nickname": nickname, "password": PASSWORD, "name": "fuzz"})[
-                "token"
-            ]
-            cid = _call(f"{base}/api/v1/me", token=token)["campaigns"][0]["id"]
-            config = tmp / f"st-{nickname}.toml"
-            config.write_text(f"[parameters]\ncid = {cid}\n\n" + POSITIVE_STATUSES)
-            command = [
-                str(BIN / "st"),
-                "--config-file",
-                str(config),
-                "run",
-                f"{base}/api/v1/openapi.json",
-                "--checks",
-                "all",
-                "--max-examples",
-                str(args.max_examples),
-                "--phases",
-                "examples,coverage,fuzzing",
-                "-H",
-                f"Authorization: Bearer {token}",
-                "--no-color",
-                "--seed",
-                "1",
-            ]
-            for path in EXCLUDE:
-                command += ["--exclude-path", path]
-            print(f"== schemathesis as {nickname} (campaign {cid}) ==", flush=True)
-            try:
-                result = subprocess.run(command, cwd=tmp, timeout=args.seconds + 60)
-                failed |= result.returncode != 0
-            except subprocess.TimeoutExpired:
-                print(f"schemathesis as {nickname} ran over {args.seconds + 60} s", flush=True)
-                failed = True
+        token = _call(f"{base}/api/v1/auth/tokens", "POST", {"nickname": nickname, "password": PASSWORD, "name": "fuzz"})["token"]
+        cid = _call(f"{base}/api/v1/me", token=token)["campaigns"][0]["id"]
+        config = tmp / f"st-{nickname}.toml"
+        config.write_text(f"[parameters]\ncid = {cid}\n\n" + POSITIVE_STATUSES)
+        command = [
+            str(BIN / "st"),
+            "--config-file",
+            str(config),
+            "run",
+            f"{base}/api/v1/openapi.json",
+            "--checks",
+            "all",
+            "--max-examples",
+            str(args.max_examples),
+            "--phases",
+            "examples,coverage,fuzzing",
+            "-H",
+            f"Authorization: Bearer {token}",
+            "--no-color",
+            "--seed",
+            "1",
+        ]
+        for path in EXCLUDE:
+            command += ["--exclude-path", path]
+        try:
+            result = subprocess.run(command, cwd=tmp, timeout=args.seconds + 60, capture_output=True, text=True)
+            lines += [result.stdout, result.stderr]
+            failed = result.returncode != 0
+        except subprocess.TimeoutExpired:
+            lines.append(f"schemathesis as {nickname} ran over {args.seconds + 60} s")
+            failed = True
     finally:
         server.terminate()
         server.wait(timeout=10)
     errors = [line for line in (tmp / "server.log").read_text().splitlines() if "Traceback" in line]
     if errors:
-        print(f"the server logged {len(errors)} tracebacks: {tmp / 'server.log'}")
+        lines.append(f"the server logged {len(errors)} tracebacks: {tmp / 'server.log'}")
         failed = True
-    return 1 if failed else 0
+    return failed, "\n".join(lines)
+
+
+def main() -> int:
+    parser = argparse.ArgumentParser()
+    parser.add_argument("--max-examples", type=int, default=8)
+    parser.add_argument("--seconds", type=int, default=80, help="time limit of each role's run")
+    args = parser.parse_args()
+    tmp = Path(tempfile.mkdtemp(prefix="hideout-fuzz-"))
+    with ThreadPoolExecutor(max_workers=2) as pool:
+        runs = list(pool.map(lambda nickname: _fuzz(nickname, tmp / nickname, args), ("master", "anna")))
+    for _, printed in runs:
+        print(printed, flush=True)
+    return 1 if any(failed for failed, _ in runs) else 0
 
 
 if __name__ == "__main__":
