@@ -10,7 +10,6 @@ os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 
 import pytest
 from sqlalchemy import event, text
-from starlette.testclient import TestClient
 
 from app.core.db import make_engine
 from app.core.migrate import upgrade
@@ -18,6 +17,7 @@ from app.core.settings import Settings
 from app.main import create_app
 from app.models import metadata
 from app.wiring import wire
+from tests.one_hop_client import OneHopClient as TestClient
 
 wire()  # the same composition as the server and every CLI command (app/wiring.py)
 
