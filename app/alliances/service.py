@@ -155,17 +155,7 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
     alliance = Alliance(campaign_id=campaign.id, round=campaign.round, event_id=event.id, initiator_player_id=me)
     session.add(alliance)
     session.flush()
-    fee = campaign.alliance_fee
-    if fee:
-        gold.pay(
-            session,
-            campaign=campaign,
-            player_id=me,
-            amount=fee,
-            kind="alliance_fee",
-            note=N_("%(event)s"),
-            params={"event": event.title},
-        )
+    fee = _pay_fee(session, campaign, me, event.title)
     session.add(
         AllianceMember(
             campaign_id=campaign.id, alliance_id=alliance.id, player_id=me, status="member", fee=fee, decided_at=utcnow()
@@ -175,6 +165,22 @@ def create(session: Session, *, actor: User, campaign_id: int, event_id: int, in
     session.flush()
     live.publish(session, campaign.id, "alliance", subject_id=alliance.id, actor_user_id=actor.id)
     return alliance
+
+
+def _pay_fee(session: Session, campaign: Campaign, player_id: int, event_title: str) -> int:
+    """R8.7: the alliance fee, paid on making or joining and never returned; what was paid."""
+    fee = campaign.alliance_fee
+    if fee:
+        gold.pay(
+            session,
+            campaign=campaign,
+            player_id=player_id,
+            amount=fee,
+            kind="alliance_fee",
+            note=N_("%(event)s"),
+            params={"event": event_title},
+        )
+    return fee
 
 
 def _membership(session: Session, campaign: Campaign, alliance_id: int, player_id: int) -> tuple[Alliance, AllianceMember]:
@@ -204,18 +210,8 @@ def accept(session: Session, *, actor: User, campaign_id: int, alliance_id: int)
     _not_in_guild(session, campaign, {me: actor.nickname})
     if _in_live_alliance(session, campaign, me, alliance.event_id):
         raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
-    fee = campaign.alliance_fee
-    if fee:
-        event = session.get(Event, alliance.event_id)
-        gold.pay(
-            session,
-            campaign=campaign,
-            player_id=me,
-            amount=fee,
-            kind="alliance_fee",
-            note=N_("%(event)s"),
-            params={"event": event.title if event else ""},
-        )
+    event = session.get(Event, alliance.event_id) if campaign.alliance_fee else None
+    fee = _pay_fee(session, campaign, me, event.title if event else "")
     member.status, member.fee, member.decided_at = "member", fee, utcnow()
     session.add(member)
     return alliance

@@ -95,6 +95,14 @@ def _require_founder(campaign: Campaign, guild: Guild, player_id: int) -> None:
         raise refuse(campaign, "guild_founder_only")
 
 
+def _founders_guild(session: Session, actor: User, campaign_id: int, guild_id: int) -> tuple[Viewer, Campaign, Guild]:
+    """The acting player, the campaign and the guild (locked), refused unless they found it."""
+    viewer = _acting(session, actor, campaign_id)
+    guild = _guild(session, viewer.campaign, guild_id)
+    _require_founder(viewer.campaign, guild, viewer.player.id)
+    return viewer, viewer.campaign, guild
+
+
 def found(session: Session, *, actor: User, campaign_id: int, name: str) -> Guild:
     """R8.1: a player founds a guild for the cost of level 1 and names it."""
     viewer = _acting(session, actor, campaign_id)
@@ -155,10 +163,7 @@ def ask(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Gu
 
 def invite(session: Session, *, actor: User, campaign_id: int, guild_id: int, player_id: int) -> GuildRequest:
     """R8.3: the guild's invitation is free; the founder sends it."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
+    viewer, campaign, guild = _founders_guild(session, actor, campaign_id, guild_id)
     invitee = campaign_row(session, Player, player_id, campaign.id)
     if invitee.id == viewer.player.id:
         raise refuse(campaign, "guild_invite_self")
@@ -180,10 +185,7 @@ def decide_request(
 ) -> GuildRequest:
     """The founder accepts (the newcomer pays the entry fee) or rejects (the request fee is
     lost either way)."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
+    viewer, campaign, guild = _founders_guild(session, actor, campaign_id, guild_id)
     request = _pending(session, campaign, guild, request_id, "request")
     if accept:
         _admit(session, campaign, guild, request)
@@ -212,10 +214,7 @@ def answer_invitation(
 
 def upgrade(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Guild:
     """R8.4: the founder pays N × the level cost for level N, up to the GM's top level."""
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
+    viewer, campaign, guild = _founders_guild(session, actor, campaign_id, guild_id)
     if guild.level >= campaign.guild["max_level"]:
         raise refuse(campaign, "guild_top_level", level=guild.level)
     level = guild.level + 1
@@ -252,10 +251,7 @@ def leave(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> 
 
 
 def dissolve(session: Session, *, actor: User, campaign_id: int, guild_id: int) -> Guild:
-    viewer = _acting(session, actor, campaign_id)
-    campaign = viewer.campaign
-    guild = _guild(session, campaign, guild_id)
-    _require_founder(campaign, guild, viewer.player.id)
+    viewer, campaign, guild = _founders_guild(session, actor, campaign_id, guild_id)
     members = _members(session, guild.id)
     _no_shared_battle(session, campaign, set(members), members)
     for membership in session.exec(select(GuildMember).where(GuildMember.guild_id == guild.id)).all():

@@ -172,6 +172,25 @@ def _check_text(subject: str, body: str) -> None:
         raise DomainError("field_too_long", max=rules.BODY_MAX)
 
 
+def _post(
+    session: Session, viewer: Viewer, actor: User, me: int | None, to: int | None, subject: str, body: str, **thread: int
+) -> Letter:
+    """A letter written this round, told to the live stream (whose event names no party)."""
+    letter = Letter(
+        campaign_id=viewer.campaign.id,
+        from_player_id=me,
+        to_player_id=to,
+        subject=subject,
+        body=body,
+        round=viewer.campaign.round,
+        **thread,
+    )
+    session.add(letter)
+    session.flush()
+    live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)
+    return letter
+
+
 def send(
     session: Session,
     *,
@@ -190,19 +209,9 @@ def send(
     rules.check_not_self(me, to)
     subject = subject.strip()
     _check_text(subject, body)
-    letter = Letter(
-        campaign_id=viewer.campaign.id,
-        from_player_id=me,
-        to_player_id=to,
-        subject=subject,
-        body=body,
-        round=viewer.campaign.round,
-    )
-    session.add(letter)
-    session.flush()
+    letter = _post(session, viewer, actor, me, to, subject, body)
     letter.thread_id = letter.id  # a new letter opens its own thread
     session.flush()
-    live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)
     return letter
 
 
@@ -215,20 +224,9 @@ def reply(session: Session, *, actor: User, campaign_id: int, letter_id: int, bo
     rules.check_not_self(me, to)
     subject = (subject or "").strip() or rules.reply_subject(original.subject)
     _check_text(subject, body)
-    letter = Letter(
-        campaign_id=viewer.campaign.id,
-        from_player_id=me,
-        to_player_id=to,
-        subject=subject,
-        body=body,
-        round=viewer.campaign.round,
-        reply_to_id=original.id,
-        thread_id=original.thread_id or original.id,
+    return _post(
+        session, viewer, actor, me, to, subject, body, reply_to_id=original.id, thread_id=original.thread_id or original.id
     )
-    session.add(letter)
-    session.flush()
-    live.publish(session, letter.campaign_id, "letter", subject_id=letter.id, actor_user_id=actor.id)
-    return letter
 
 
 def mark(session: Session, *, actor: User, campaign_id: int, letter_id: int, read: bool) -> Letter:
