@@ -5,6 +5,7 @@ from __future__ import annotations
 import hashlib
 import hmac
 import secrets
+from collections.abc import Mapping
 from functools import lru_cache
 from urllib.parse import urlsplit
 
@@ -73,3 +74,12 @@ def same_origin(headers, host: str) -> bool:
     if origin is None or origin == "null":
         return origin is None
     return urlsplit(origin).netloc == host
+
+
+def cookie_of(headers: Mapping[str, str], name: str) -> str | None:
+    """One cookie of a request's headers, read by middleware that runs before any Request."""
+    for part in headers.get("cookie", "").split(";"):
+        key, _, value = part.strip().partition("=")
+        if key == name:
+            return value
+    return None

@@ -29,7 +29,7 @@ from app.core.db import WRITE_METHODS
 from app.core.errors import DomainError
 from app.core.limits import MAX_BODY
 from app.core.routing import refused_method
-from app.core.security import SESSION_COOKIE
+from app.core.security import SESSION_COOKIE, cookie_of
 from app.idempotency import service
 from app.idempotency.service import BUSY, REUSED, Answer, Claimed, Identity
 
@@ -60,14 +60,6 @@ KEYLESS_FORMS = {
 PER_REQUEST = {"date", "x-request-id", "content-length", "server"}
 WAIT_STEP, WAIT_LIMIT = 0.05, 30.0
 REFUSAL = "idempotency_refusal"  # read by `refuse_reused` (an app dependency) to answer in the user's words
-
-
-def _cookie(headers: Headers, name: str) -> str | None:
-    for part in headers.get("cookie", "").split(";"):
-        key, _, value = part.strip().partition("=")
-        if key == name:
-            return value
-    return None
 
 
 def _form_key(headers: Headers, body: bytes) -> tuple[str, bytes] | None:
@@ -147,12 +139,12 @@ class OneTapActsOnce:
             if authorization.lower().startswith("bearer "):
                 identity = service.api_identity(state.engine, state.secret_key, authorization[7:].strip())
             else:
-                token = _cookie(headers, SESSION_COOKIE)
+                token = cookie_of(headers, SESSION_COOKIE)
                 identity = service.session_identity(state.engine, state.secret_key, token) if token else None
             if identity is None:
                 return None
             return identity, f"api:{key}", _digest(scope, body)
-        token = _cookie(headers, SESSION_COOKIE)
+        token = cookie_of(headers, SESSION_COOKIE)
         form = _form_key(headers, body) if token else None
         if not token or form is None or not form[0] or len(form[0]) > 32:
             return None

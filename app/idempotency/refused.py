@@ -34,7 +34,7 @@ from starlette.routing import Match
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.db import table_of, utcnow
-from app.core.security import SESSION_COOKIE, token_digest
+from app.core.security import SESSION_COOKIE, cookie_of, token_digest
 from app.idempotency.models import IdempotencyKey
 from app.idempotency.service import _write, session_identity
 
@@ -82,14 +82,6 @@ def form_page(scope: Scope, headers: Headers) -> str:
         if _has_get(scope, path):
             return path
     return "/"
-
-
-def _cookie(headers: Headers, name: str) -> str | None:
-    for part in headers.get("cookie", "").split(";"):
-        key, _, value = part.strip().partition("=")
-        if key == name:
-            return value
-    return None
 
 
 def _keep_for_session(engine, secret: str, session_token: str, target: str, page: dict) -> str | None:
@@ -168,7 +160,7 @@ class RefusedFormsRedirect:
         headers = Headers(scope=scope)
         if headers.get("hx-request"):
             return await self.app(scope, receive, send)
-        if scope["method"] == "GET" and _cookie(headers, SHOWN_COOKIE):
+        if scope["method"] == "GET" and cookie_of(headers, SHOWN_COOKIE):
             return await self._show(scope, receive, send, headers)
         if scope["method"] != "POST":
             return await self.app(scope, receive, send)
@@ -207,7 +199,7 @@ class RefusedFormsRedirect:
         page = {"s": started["status"], "h": kept, "b": body}
         target = form_page(scope, headers)
         state = scope["app"].state
-        session_token = _cookie(headers, SESSION_COOKIE)
+        session_token = cookie_of(headers, SESSION_COOKIE)
         if session_token:
             value = await run_in_threadpool(_keep_for_session, state.engine, state.secret_key, session_token, target, page)
         else:
@@ -225,12 +217,12 @@ class RefusedFormsRedirect:
 
     async def _show(self, scope: Scope, receive: Receive, send: Send, headers: Headers) -> None:
         """The kept page at the address it was sent to, once; elsewhere the request goes on."""
-        value = _cookie(headers, SHOWN_COOKIE) or ""
+        value = cookie_of(headers, SHOWN_COOKIE) or ""
         query = scope.get("query_string", b"").decode("latin-1")
         target = scope["path"] + (f"?{query}" if query else "")
         state = scope["app"].state
         page = None
-        if value.startswith("s.") and (session_token := _cookie(headers, SESSION_COOKIE)):
+        if value.startswith("s.") and (session_token := cookie_of(headers, SESSION_COOKIE)):
             page = await run_in_threadpool(_take_for_session, state.engine, state.secret_key, session_token, value[2:], target)
         elif value.startswith("c."):
             page = _take_from_cookie(state.secret_key, value[2:], target)
