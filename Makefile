@@ -115,6 +115,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.map_page
 	$(BIN)/python -m bench.announce
 	$(BIN)/python -m bench.live_streams
+	$(BIN)/python -m bench.suite_client
 	$(BIN)/python -m bench.wrk --database both
 
 ## Club night: 200 members for 2 minutes on SQLite, then PostgreSQL with 2 workers (about 10 minutes)
