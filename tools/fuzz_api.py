@@ -1,7 +1,7 @@
-"""Schemathesis against a live Hideout (issue 10): a fresh server on a temporary SQLite
-database with the demo campaign, then `st run --checks all` as the GM and as a player, each
-bounded in time, the two at once. Fails on any server error, undocumented status or schema
-mismatch.
+"""Schemathesis against a live Hideout (issue 10): `st run --checks all` as the GM and as a
+player, the two at once, each against a fresh server of its own on a temporary SQLite
+database with the demo campaign, each bounded in time. Fails on any server error,
+undocumented status or schema mismatch.
 
     python tools/fuzz_api.py [--max-examples N] [--seconds S]
 """
