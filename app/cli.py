@@ -126,7 +126,8 @@ def cmd_backup(args) -> int:
     source_path = url.split("sqlite:///", 1)[1]
     target = private_file(Path(args.path))
     # The online backup API copies a consistent snapshot while the server keeps running.
-    with sqlite3.connect(source_path) as source, sqlite3.connect(target) as dest:
+    # closing(): a sqlite3 connection's own `with` commits but leaves the file open.
+    with closing(sqlite3.connect(source_path)) as source, closing(sqlite3.connect(target)) as dest:
         source.backup(dest)
     print(f"Backed up {source_path} to {target}")
     return 0
@@ -183,9 +184,10 @@ def cmd_restore(args) -> int:
     if source.resolve() == target.resolve():
         print("Not restored: that file is the database itself.", file=sys.stderr)
         return RESTORE_REFUSED
-    with closing(sqlite3.connect(target, timeout=0)) as live:
+    with closing(sqlite3.connect(target, timeout=2)) as live:
         # Leaving WAL mode needs the only connection to the database: a running server (which keeps
-        # its connections open) makes it fail, and nothing has changed then.
+        # its connections open) makes it fail, and nothing has changed then. The two seconds ride
+        # out a lock held only for a moment (a process that has just exited, a checkpoint).
         try:
             live.execute("PRAGMA journal_mode=DELETE").fetchone()
         except sqlite3.OperationalError:
