@@ -15,8 +15,11 @@ from app.core.db import make_engine
 from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
+from app.maps.view import Drawings
 from app.models import metadata
 from app.wiring import wire
+from tests import builders
+from tests.builders import memo
 from tests.one_hop_client import OneHopClient as TestClient
 
 wire()  # the same composition as the server and every CLI command (app/wiring.py)
@@ -114,9 +117,19 @@ def _empty_postgres_script(conn) -> str:
 @pytest.fixture(autouse=True)
 def _isolate(request):
     engine = request.getfixturevalue("engine") if "app" in request.fixturenames else None
+    if engine is not None:
+        memo.begin_test(engine)
+        # A remembered world is the same campaign, down to its creation time, as the one an
+        # earlier test drew: each test starts with no map drawn, as a campaign built anew had.
+        request.getfixturevalue("app").state.map_drawings = Drawings()
     yield
     if engine is None:
         return
+    memo.end_test()
+    empty_database(engine)
+
+
+def empty_database(engine) -> None:
     with engine.begin() as conn:
         if engine.dialect.name == "postgresql":
             conn.exec_driver_sql(_empty_postgres_script(conn))
@@ -139,6 +152,7 @@ def make_client(app):
     def factory(address: str | None = None):
         """`address`: the client's IP, for tests of what is counted per address."""
         c = TestClient(app, base_url="http://testserver", **({"client": (address, 40000)} if address else {}))
+        c._memo_address = address
         c.__enter__()
         clients.append(c)
         return c
@@ -173,3 +187,15 @@ class StatementCounter:
 def count_statements(engine):
     """`with count_statements() as c: ...; c.count` counts SQL statements run."""
     return lambda: StatementCounter(engine)
+
+
+def _builder_modules():
+    import importlib
+    import pkgutil
+
+    return [
+        importlib.import_module(f"tests.builders.{m.name}") for m in pkgutil.iter_modules(builders.__path__) if m.name != "memo"
+    ]
+
+
+memo.remember_builders(*_builder_modules())

@@ -1,0 +1,55 @@
+"""The suite's remembered worlds (tests/builders/memo.py): a world written back answers as the
+one built over the API did, and the chain of remembered calls ends at a test's own request."""
+
+from __future__ import annotations
+
+from tests.builders import memo
+from tests.builders.accounts import user
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import ORC_BAND, buy
+
+
+def _empty(engine) -> None:
+    from tests.conftest import empty_database
+
+    empty_database(engine)
+    memo.begin_test(engine)
+
+
+def _seen(client, gm: dict, cid: int, player: dict) -> tuple:
+    campaign = client.get(f"/api/v1/campaigns/{cid}", headers=gm)
+    company = client.get(f"/api/v1/campaigns/{cid}/company", headers=player["headers"])
+    assert campaign.status_code == company.status_code == 200
+    return campaign.json(), company.json()
+
+
+def test_a_restored_world_answers_as_the_built_one_with_working_tokens(client, engine):
+    memo.forget()
+    built = running_campaign(client, 2)
+    models = buy(client, built[1], built[2][0], *ORC_BAND, faction="orcs")
+    before = memo.stats()
+    seen = _seen(client, built[0], built[1], built[2][0])
+
+    _empty(engine)
+    again = running_campaign(client, 2)
+    assert buy(client, again[1], again[2][0], *ORC_BAND, faction="orcs") == models
+    assert memo.stats()["restored"] == before["restored"] + 2 and memo.stats()["built"] == before["built"]
+    assert again == built
+    assert _seen(client, again[0], again[1], again[2][0]) == seen  # the restored tokens sign in
+    again[2][0]["headers"]["Authorization"] = "changed"  # a test's change to its answer stays its own
+    _empty(engine)
+    assert running_campaign(client, 2) == built
+
+
+def test_the_chain_ends_at_the_tests_own_request_and_a_builder_after_it_builds(client, engine):
+    memo.forget()
+    gm, cid, players, places = running_campaign(client, 2)
+    assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).status_code == 200
+    before = memo.stats()
+    user(client, "latecomer")
+    assert memo.stats() == before  # neither built for later nor restored: the database is the test's own
+
+    _empty(engine)
+    gm, cid, players, places = running_campaign(client, 2)
+    user(client, "latecomer")
+    assert memo.stats()["built"] == before["built"] + 1  # with nothing between, remembered

@@ -1,0 +1,196 @@
+"""Worlds built once per worker (issue 31: the suite's time).
+
+Most tests begin the same way: a running campaign with two players, their models bought, a
+warband built… Built over the API, that setup was half of a database test's time. Here each
+builder call a test makes *before anything else touched the database* is remembered by the
+chain of calls that led to it: the first test to make the chain builds it over the API as
+before (so every builder still runs through the real API in each worker), and the database's
+rows, its id sequences and the call's answer are kept. A later test making the same chain
+gets the rows written back (one INSERT per table) and a copy of the same answer.
+
+The chain ends for the rest of the test at the first statement run outside a builder (the
+test's own requests, a service called directly), or at a builder call whose effect is not
+all in the database (a cookie it left in the client). Nothing is remembered across workers
+or runs.
+"""
+
+from __future__ import annotations
+
+import copy
+import functools
+import inspect
+from typing import Any
+
+from sqlalchemy import event, text
+
+from app.models import metadata
+
+_engine: Any = None
+_chain: tuple | None = None  # the calls that made the database what it is, or None: unknown
+_depth = 0  # > 0 while a builder (or this module) runs: its statements keep the chain
+_worlds: dict[tuple, tuple[dict, dict, Any] | None] = {}  # chain -> (rows, sequences, answer); None: not memorable
+_stats = {"built": 0, "restored": 0}
+
+
+def _on_statement(*_args) -> None:
+    global _chain
+    if _depth == 0:
+        _chain = None
+
+
+def begin_test(engine) -> None:
+    """A test starts on an emptied database: the chain is empty and known."""
+    global _engine, _chain
+    if engine is not _engine:
+        if _engine is not None:
+            event.remove(_engine, "before_cursor_execute", _on_statement)
+        _engine = engine
+        event.listen(engine, "before_cursor_execute", _on_statement)
+    _chain = ()
+
+
+def end_test() -> None:
+    global _chain
+    _chain = None
+
+
+class _Slot:
+    """Where a remembered answer held the i-th client of the call that built it."""
+
+    def __init__(self, index: int) -> None:
+        self.index = index
+
+    def __deepcopy__(self, _memo):
+        return self  # a slot with no client for it stays a slot
+
+
+_SLOTS: dict[int, _Slot] = {}
+
+
+def _slot(index: int) -> _Slot:
+    return _SLOTS.setdefault(index, _Slot(index))
+
+
+_UNCOPIED = object()
+
+
+def _key_part(value: Any) -> Any:
+    """What of an argument decides what the builder does: a client by its address and
+    cookies (its identity differs from test to test), anything else by its repr."""
+    if hasattr(value, "cookies") and hasattr(value, "base_url"):
+        return ("client", getattr(value, "_memo_address", None), tuple(sorted(value.cookies.items())))
+    return repr(value)
+
+
+def _sequences(conn) -> dict[str, Any]:
+    if conn.dialect.name != "postgresql":
+        return {}
+    names = conn.execute(
+        text("SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) FROM pg_sequences WHERE schemaname = 'public'")
+    ).scalars()
+    return {n: tuple(conn.execute(text(f"SELECT last_value, is_called FROM {n}")).one()) for n in names}
+
+
+def _snapshot() -> tuple[dict, dict]:
+    rows = {}
+    with _engine.connect() as conn:
+        for table in metadata.sorted_tables:
+            found = [dict(r._mapping) for r in conn.execute(table.select())]
+            if found:
+                rows[table.name] = found
+        sequences = _sequences(conn)
+    return rows, sequences
+
+
+def _restore(rows: dict, sequences: dict) -> None:
+    with _engine.begin() as conn:
+        for table in reversed(metadata.sorted_tables):
+            conn.execute(table.delete())
+        for table in metadata.sorted_tables:
+            if table.name in rows:
+                conn.execute(table.insert(), rows[table.name])
+        for name, (value, called) in sequences.items():
+            conn.execute(text("SELECT setval(:n, :v, :c)"), {"n": name, "v": value, "c": called})
+
+
+def remembered(builder):
+    """`builder(client, …)`, built once per chain and restored after (see the module)."""
+
+    @functools.wraps(builder)
+    def run(*args, **kwargs):
+        global _chain, _depth
+        if _depth or _chain is None or _engine is None:
+            return builder(*args, **kwargs)
+        key = (
+            *_chain,
+            (
+                builder.__module__,
+                builder.__qualname__,
+                tuple(map(_key_part, args)),
+                tuple(sorted((k, _key_part(v)) for k, v in kwargs.items())),
+            ),
+        )
+        clients = [a for a in (*args, *kwargs.values()) if hasattr(a, "cookies") and hasattr(a, "base_url")]
+        _depth += 1
+        try:
+            if key in _worlds:
+                world = _worlds[key]
+                if world is not None:
+                    rows, sequences, answer = world
+                    _restore(rows, sequences)
+                    _stats["restored"] += 1
+                    _chain = key
+                    return copy.deepcopy(answer, {id(_slot(i)): c for i, c in enumerate(clients)})
+                answer, return_chain = builder(*args, **kwargs), None
+            else:
+                cookies = [dict(c.cookies) for c in clients]
+                answer = builder(*args, **kwargs)
+                try:  # the test's clients stand in the copy as slots, filled with the next test's
+                    kept = copy.deepcopy(answer, {id(c): _slot(i) for i, c in enumerate(clients)})
+                except Exception:  # an answer that cannot be copied is not remembered
+                    kept = _UNCOPIED
+                if [dict(c.cookies) for c in clients] != cookies or kept is _UNCOPIED:
+                    _worlds[key] = None
+                    return_chain = None
+                else:
+                    rows, sequences = _snapshot()
+                    _worlds[key] = (rows, sequences, kept)
+                    _stats["built"] += 1
+                    return_chain = key
+            _chain = return_chain
+            return answer
+        except BaseException:
+            _chain = None  # a builder that failed left the database in a state no chain names
+            raise
+        finally:
+            _depth -= 1
+
+    return run
+
+
+def remember_builders(*modules) -> None:
+    """Every public builder of `modules` (a function taking a client first) remembered, under
+    every name a module binds it to (builders import one another)."""
+    wrapped = {}
+    for module in modules:
+        for name, value in vars(module).items():
+            if (
+                inspect.isfunction(value)
+                and value.__module__ == module.__name__
+                and not name.startswith("_")
+                and next(iter(inspect.signature(value).parameters), None) == "client"
+            ):
+                wrapped[value] = remembered(value)
+    for module in modules:
+        for name, value in list(vars(module).items()):
+            if inspect.isfunction(value) and value in wrapped:
+                setattr(module, name, wrapped[value])
+
+
+def forget() -> None:
+    """No world remembered (a test of this module starts from nothing)."""
+    _worlds.clear()
+
+
+def stats() -> dict[str, int]:
+    return dict(_stats)
