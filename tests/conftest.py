@@ -107,7 +107,7 @@ def _empty_postgres_script(conn) -> str:
             .scalars()
             .all()
         )
-        script = "; ".join(f'DELETE FROM "{t.name}"' for t in reversed(metadata.sorted_tables))
+        script = "; ".join(f'DELETE FROM "{t.name}"' for t in reversed(memo.TABLES))
         if sequences:
             script += "; SELECT " + ", ".join(f"setval('{s}', 1, false)" for s in sequences)
         _EMPTY_SCRIPTS[url] = script
@@ -134,8 +134,8 @@ def empty_database(engine) -> None:
         if engine.dialect.name == "postgresql":
             conn.exec_driver_sql(_empty_postgres_script(conn))
         else:
-            for t in reversed(metadata.sorted_tables):
-                conn.execute(text(f'DELETE FROM "{t.name}"'))
+            for t in reversed(memo.TABLES):
+                conn.exec_driver_sql(f'DELETE FROM "{t.name}"')
 
 
 @pytest.fixture

@@ -25,6 +25,8 @@ from sqlalchemy import event, text
 
 from app.models import metadata
 
+TABLES = metadata.sorted_tables  # parents first; sorted once (the sort is computed on each access)
+
 _engine: Any = None
 _chain: tuple | None = None  # the calls that made the database what it is, or None: unknown
 _depth = 0  # > 0 while a builder (or this module) runs: its statements keep the chain
@@ -94,7 +96,7 @@ def _sequences(conn) -> dict[str, Any]:
 def _snapshot() -> tuple[dict, dict]:
     rows = {}
     with _engine.connect() as conn:
-        for table in metadata.sorted_tables:
+        for table in TABLES:
             found = [dict(r._mapping) for r in conn.execute(table.select())]
             if found:
                 rows[table.name] = found
@@ -104,9 +106,10 @@ def _snapshot() -> tuple[dict, dict]:
 
 def _restore(rows: dict, sequences: dict) -> None:
     with _engine.begin() as conn:
-        for table in reversed(metadata.sorted_tables):
-            conn.execute(table.delete())
-        for table in metadata.sorted_tables:
+        if _chain:  # at a test's start the database is empty already
+            for table in reversed(TABLES):
+                conn.execute(table.delete())
+        for table in TABLES:
             if table.name in rows:
                 conn.execute(table.insert(), rows[table.name])
         for name, (value, called) in sequences.items():
