@@ -6,6 +6,11 @@ BIN := $(VENV)/bin
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 # -rs: a skipped test says why in the summary (each is one the other database's run covers).
 PYTEST := $(BIN)/pytest -p no:cacheprovider -rs
+# Python keeps the bytecode it compiles (ignored by git; kept out of the package by MANIFEST.in
+# and pyproject.toml), even where the shell says not to: each test worker, server and command the
+# suite starts then reads the app and the tests compiled, not compiling them again (about 8 s a
+# worker).
+unexport PYTHONDONTWRITEBYTECODE
 # The database suites run on two workers (each with its own database); `make test-sqlite WORKERS=0` runs them in one process.
 WORKERS ?= 2
 # `make run HOST=0.0.0.0 PORT=8080` serves the club's Wi-Fi, not only this machine (set on the
