@@ -9,7 +9,7 @@ rows, its id sequences and the call's answer are kept. A later test making the s
 gets the rows written back (one INSERT per table) and a copy of the same answer.
 
 The chain ends for the rest of the test at the first statement run outside a builder (the
-test's own requests, a service called directly), or at a builder call whose effect is not
+test's own requests, a service called directly, on any engine), or at a builder call whose effect is not
 all in the database (a cookie it left in the client). Nothing is remembered across workers
 or runs.
 """
@@ -22,6 +22,7 @@ import inspect
 from typing import Any
 
 from sqlalchemy import event, text
+from sqlalchemy.engine import Engine
 
 from app.models import metadata
 
@@ -43,11 +44,10 @@ def _on_statement(*_args) -> None:
 def begin_test(engine) -> None:
     """A test starts on an emptied database: the chain is empty and known."""
     global _engine, _chain
-    if engine is not _engine:
-        if _engine is not None:
-            event.remove(_engine, "before_cursor_execute", _on_statement)
-        _engine = engine
-        event.listen(engine, "before_cursor_execute", _on_statement)
+    if not event.contains(Engine, "before_cursor_execute", _on_statement):
+        # Every engine of the process: a test's own engine writing first ends the chain too.
+        event.listen(Engine, "before_cursor_execute", _on_statement)
+    _engine = engine
     _chain = ()
 
 
