@@ -53,3 +53,13 @@ def test_the_chain_ends_at_the_tests_own_request_and_a_builder_after_it_builds(c
     gm, cid, players, places = running_campaign(client, 2)
     user(client, "latecomer")
     assert memo.stats()["built"] == before["built"] + 1  # with nothing between, remembered
+
+
+def test_a_world_older_than_the_bound_is_built_again(client, engine, monkeypatch):
+    memo.forget()
+    running_campaign(client, 2)
+    _empty(engine)
+    monkeypatch.setattr(memo, "MAX_AGE_SECONDS", -1)  # every kept world is too old now
+    before = memo.stats()
+    running_campaign(client, 2)
+    assert memo.stats() == {"built": before["built"] + 1, "restored": before["restored"]}

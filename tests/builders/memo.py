@@ -19,6 +19,7 @@ from __future__ import annotations
 import copy
 import functools
 import inspect
+import time
 from typing import Any
 
 from sqlalchemy import event, text
@@ -31,8 +32,16 @@ TABLES = metadata.sorted_tables  # parents first; sorted once (the sort is compu
 _engine: Any = None
 _chain: tuple | None = None  # the calls that made the database what it is, or None: unknown
 _depth = 0  # > 0 while a builder (or this module) runs: its statements keep the chain
-_worlds: dict[tuple, tuple[dict, dict, Any] | None] = {}  # chain -> (rows, sequences, answer); None: not memorable
+# chain -> (rows, sequences, answer, when it was built); None: not memorable
+_worlds: dict[tuple, tuple[dict, dict, Any, float] | None] = {}
+# A world's rows carry the times it was built at: older than this, it is built again, so that no
+# test meets a world older than the app's shortest window (a session is touched after 5 minutes).
+MAX_AGE_SECONDS = 90
 _stats = {"built": 0, "restored": 0}
+
+
+def _stale(world) -> bool:
+    return world is not None and time.monotonic() - world[3] > MAX_AGE_SECONDS
 
 
 def _on_statement(*_args) -> None:
@@ -136,10 +145,10 @@ def remembered(builder):
         clients = [a for a in (*args, *kwargs.values()) if hasattr(a, "cookies") and hasattr(a, "base_url")]
         _depth += 1
         try:
-            if key in _worlds:
+            if key in _worlds and not _stale(_worlds[key]):
                 world = _worlds[key]
                 if world is not None:
-                    rows, sequences, answer = world
+                    rows, sequences, answer, _built_at = world
                     _restore(rows, sequences)
                     _stats["restored"] += 1
                     _chain = key
@@ -157,7 +166,7 @@ def remembered(builder):
                     return_chain = None
                 else:
                     rows, sequences = _snapshot()
-                    _worlds[key] = (rows, sequences, kept)
+                    _worlds[key] = (rows, sequences, kept, time.monotonic())
                     _stats["built"] += 1
                     return_chain = key
             _chain = return_chain
