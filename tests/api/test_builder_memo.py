@@ -7,6 +7,7 @@ from tests.builders import memo
 from tests.builders.accounts import user
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import ORC_BAND, buy
+from tests.builders.pages import login
 
 
 def _empty(engine) -> None:
@@ -63,3 +64,23 @@ def test_a_world_older_than_the_bound_is_built_again(client, engine, monkeypatch
     before = memo.stats()
     running_campaign(client, 2)
     assert memo.stats() == {"built": before["built"] + 1, "restored": before["restored"]}
+
+
+def test_a_kept_world_gives_its_browsers_back_logged_in(client, make_client, engine):
+    def build():
+        user(client, "keeper")
+        browser = make_client()
+        login(browser, "keeper")
+        return {"browsers": {"keeper": browser}, "nickname": "keeper"}
+
+    memo.forget()
+    built = memo.kept_with_browsers("test", build, make_client, lambda w: w["browsers"])
+    assert "keeper" in built["browsers"]["keeper"].get("/").text
+    _empty(engine)
+    before = memo.stats()
+    again = memo.kept_with_browsers("test", build, make_client, lambda w: w["browsers"])
+    assert memo.stats()["restored"] == before["restored"] + 1
+    browser = again["browsers"]["keeper"]
+    assert browser is not built["browsers"]["keeper"]
+    assert "keeper" in browser.get("/").text  # its session cookie names a session row written back
+    assert "keeper" not in make_client().get("/").text  # a new browser is nobody's

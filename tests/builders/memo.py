@@ -202,7 +202,51 @@ def remember_builders(*modules) -> None:
 def forget() -> None:
     """No world remembered (a test of this module starts from nothing)."""
     _worlds.clear()
+    _browsers.clear()
 
 
 def stats() -> dict[str, int]:
     return dict(_stats)
+
+
+_browsers: dict[str, tuple[dict, dict, Any, dict, float]] = {}
+
+
+def kept_with_browsers(name: str, build, make_client, browsers_of):
+    """`build()` at a test's start, kept like a builder's world under `name`, for a world that
+    holds logged-in browsers: `browsers_of(answer)` is its dict of browsers (clients), which a
+    later test gets made anew by `make_client` with the cookies the first ones had (their
+    sessions are rows of the kept database). Elsewhere in a test, simply `build()`."""
+    global _chain, _depth
+    if _depth or _chain != () or _engine is None:
+        return build()
+    _depth += 1
+    try:
+        found = _browsers.get(name)
+        if found is not None and time.monotonic() - found[4] <= MAX_AGE_SECONDS:
+            rows, sequences, kept, jars, _built_at = found
+            _restore(rows, sequences)
+            answer = copy.deepcopy(kept)
+            browsers = browsers_of(answer)
+            for role, jar in jars.items():
+                browsers[role] = make_client()
+                for cookie in jar:
+                    browsers[role].cookies.jar.set_cookie(copy.copy(cookie))
+            _stats["restored"] += 1
+        else:
+            answer = build()
+            browsers = browsers_of(answer)
+            jars = {role: [copy.copy(c) for c in b.cookies.jar] for role, b in browsers.items()}
+            held = dict(browsers)
+            browsers.clear()  # the copy keeps no browser: a later test's are made anew
+            kept = copy.deepcopy(answer)
+            browsers.update(held)
+            _browsers[name] = (*_snapshot(), kept, jars, time.monotonic())
+            _stats["built"] += 1
+    except BaseException:
+        _chain = None
+        raise
+    finally:
+        _depth -= 1
+    _chain = None  # what the test does next is its own
+    return answer
