@@ -24,6 +24,7 @@ from __future__ import annotations
 import re
 from dataclasses import dataclass, field
 
+from tests.builders import memo
 from tests.builders.accounts import PASSWORD, register, token_headers
 from tests.builders.campaigns import create_campaign
 from tests.builders.companies import buy
@@ -476,3 +477,8 @@ def build(client, make_client, engine) -> Cast:
     for w in c.worlds.values():
         w.ids["token_id"] = token_id
     return c
+
+
+def kept(client, make_client, engine) -> Cast:
+    """`build`, made once per worker and written back for the tests after (tests/builders/memo.py)."""
+    return memo.kept_with_browsers("secrecy cast", lambda: build(client, make_client, engine), make_client, lambda c: c.pages)

@@ -22,7 +22,7 @@ from app.idempotency.middleware import FORM_FIELD, KEYLESS_FORMS
 from app.idempotency.models import IdempotencyKey
 from tests.builders.accounts import user
 from tests.builders.pages import csrf, flash_of, login
-from tests.secrecy.world import build
+from tests.secrecy.world import kept
 from tests.web.test_html_valid import page_urls
 
 # Whole documents and the partials htmx swaps in: both put forms in front of the viewer.
@@ -82,7 +82,7 @@ def posting_forms(browser, urls: list[str]):
 
 @pytest.mark.load
 def test_r11_6_every_form_a_signed_in_viewer_can_post_carries_the_one_time_key(client, make_client, engine):
-    cast = build(client, make_client, engine)
+    cast = kept(client, make_client, engine)
     urls = page_urls(cast, SURFACES)
     keyed: set[str] = set()
     keyless: dict[str, str] = {}

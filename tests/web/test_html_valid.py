@@ -14,7 +14,7 @@ import pytest
 
 from tests.secrecy.matrix import MATRIX, Read
 from tests.secrecy.test_matrix import url_for
-from tests.secrecy.world import build
+from tests.secrecy.world import kept
 from tests.web import vnu
 
 # Surfaces that answer a whole HTML document (partials are fragments, the rest not HTML).
@@ -67,7 +67,7 @@ def checker():
 @pytest.mark.load
 def test_issue30_every_page_passes_the_nu_html_checker(client, make_client, engine, tmp_path, checker):
     """GM, player and anonymous pages of every planted campaign: no vnu error at all."""
-    cast = build(client, make_client, engine)
+    cast = kept(client, make_client, engine)
     urls = page_urls(cast)
     # The walk reaches the pages the issue names: a guard against an empty or partial walk.
     for needed in (

@@ -11,7 +11,7 @@ from html.parser import HTMLParser
 
 import pytest
 
-from tests.secrecy.world import build
+from tests.secrecy.world import kept
 from tests.web.test_html_valid import VIEWERS, page_urls
 
 # Inputs a label is not asked of (Lighthouse's `label` audit and WCAG alike): not shown, or
@@ -66,7 +66,7 @@ def parse(html: str) -> Page:
 @pytest.mark.load  # a walk over every page of two planted campaigns
 def test_issue30_every_page_of_the_walk_has_a_meta_description(client, make_client, engine):
     """Every HTML document the GM, a player and an anonymous visitor get, error pages too."""
-    cast = build(client, make_client, engine)
+    cast = kept(client, make_client, engine)
     urls = page_urls(cast)
     assert len(urls) > 40, urls
     missing, documents = [], 0
@@ -86,7 +86,7 @@ def test_issue30_every_page_of_the_walk_has_a_meta_description(client, make_clie
 def test_issue30_every_settlement_input_has_a_label(client, make_client, engine):
     """Both settlements of the planted Settlement campaign, as their owners and the GM: one
     closed, one under way (every step's fields shown)."""
-    cast = build(client, make_client, engine)
+    cast = kept(client, make_client, engine)
     world = cast.worlds["settlement"]
     base = f"/campaigns/{world.cid}/battles/{world.ids['battle']}/settlements"
     fields, unlabelled = 0, []
