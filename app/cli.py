@@ -11,18 +11,17 @@ from contextlib import closing
 from datetime import UTC, datetime
 from pathlib import Path
 
-from app import server
-from app.catalog.battlescribe import BattleScribeError, import_catalog
-from app.catalog.catalog import STARTER_DIR, CatalogError, load
 from app.core.db import make_engine, unit_of_work
 from app.core.files import private_file
 from app.core.migrate import upgrade
 from app.core.settings import get_settings
-from app.demo import create_demo, demo_logins
 from app.exports import cli as exports_cli
 from app.season import cli as season_cli
 from app.webhooks import cli as webhooks_cli
-from app.wiring import wire
+
+# The domains (app.wiring, app.demo, the catalog importer, the server) are imported by the
+# commands that run them: `hideout serve --no-demo` runs none of them itself before it execs
+# the server, and paid 1.4 s of imports for each start (issue 31: the suite starts ~45 servers).
 
 
 def _migrate() -> str:
@@ -32,6 +31,8 @@ def _migrate() -> str:
 
 
 def _demo() -> bool:
+    from app.demo import create_demo
+
     engine = make_engine(get_settings().resolved_database_url())
     with unit_of_work(engine, write=True) as session:
         created = create_demo(session)
@@ -47,6 +48,8 @@ def cmd_migrate(_args) -> int:
 
 def cmd_demo(_args) -> int:
     _migrate()
+    from app.demo import demo_logins
+
     print("Demo campaign created." if _demo() else "Demo campaign already exists.")
     print(demo_logins())
     return 0
@@ -83,6 +86,8 @@ def cmd_serve(args) -> int:
     get_settings().resolved_secret_key()  # refuse a known key before anything else
     _migrate()
     if not args.no_demo:
+        from app.demo import demo_logins
+
         _demo()
         print("Demo logins:\n" + demo_logins())
     if args.workers > 1 and get_settings().resolved_database_url().startswith("sqlite"):
@@ -98,6 +103,8 @@ def cmd_serve(args) -> int:
 def _serve(host: str, port: int, workers: int) -> None:
     """Serve in a fresh interpreter that replaces this one (app/server.py says why); where exec
     starts another process instead of replacing this one (Windows), in this one."""
+    from app import server
+
     if os.name == "posix":
         sys.stderr.flush()
         os.execv(sys.executable, server.command(host, port, workers))
@@ -105,6 +112,9 @@ def _serve(host: str, port: int, workers: int) -> None:
 
 
 def cmd_import_catalog(args) -> int:
+    from app.catalog.battlescribe import BattleScribeError, import_catalog
+    from app.catalog.catalog import STARTER_DIR, CatalogError, load
+
     out_dir = get_settings().var_dir / "catalog"
     try:
         report = import_catalog([Path(p) for p in args.paths], out_dir)
@@ -221,7 +231,8 @@ def main(argv: list[str] | None = None) -> int:
     serve.add_argument("--port", type=int, default=8000)
     serve.add_argument("--workers", type=int, default=1)
     serve.add_argument("--no-demo", action="store_true", help="do not create the demo campaign")
-    serve.set_defaults(func=cmd_serve)
+    # Without the demo, serve runs no domain code itself: the server it execs composes its own.
+    serve.set_defaults(func=cmd_serve, composed=lambda a: not a.no_demo)
     sub.add_parser("migrate", help="apply migrations").set_defaults(func=cmd_migrate)
     sub.add_parser("demo", help="create the demo campaign when absent").set_defaults(func=cmd_demo)
     importer = sub.add_parser("import-catalog", help="import BattleScribe Vanguard data (.gst and .cat files)")
@@ -237,7 +248,10 @@ def main(argv: list[str] | None = None) -> int:
     for module in (season_cli, webhooks_cli, exports_cli):
         module.add_commands(sub)
     args = parser.parse_args(argv)
-    wire()  # every command runs the same composition as the server (issue 31: `tick` once missed the alliances)
+    if getattr(args, "composed", lambda _a: True)(args):
+        from app.wiring import wire
+
+        wire()  # every command runs the same composition as the server (issue 31: `tick` once missed the alliances)
     return args.func(args)
 
 

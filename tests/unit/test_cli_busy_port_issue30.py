@@ -12,8 +12,15 @@ from pathlib import Path
 import pytest
 
 from app import cli
+from app import server as app_server
 
 REPO = Path(__file__).resolve().parents[2]
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
 
 
 def _served(monkeypatch) -> list:
@@ -74,7 +81,7 @@ def test_issue37_serve_replaces_itself_with_a_fresh_serving_process(monkeypatch)
     execs: list = []
     monkeypatch.setattr(cli.os, "name", "posix")
     monkeypatch.setattr(cli.os, "execv", lambda path, argv: execs.append((path, argv)))
-    monkeypatch.setattr(cli.server, "run", lambda *a: execs.append(("in process", a)))
+    monkeypatch.setattr(app_server, "run", lambda *a: execs.append(("in process", a)))
     cli._serve("0.0.0.0", 8080, 2)
     assert execs[0] == (
         sys.executable,
@@ -84,6 +91,36 @@ def test_issue37_serve_replaces_itself_with_a_fresh_serving_process(monkeypatch)
     execs.clear()
     cli._serve("127.0.0.1", 8000, 1)
     assert execs == [("in process", ("127.0.0.1", 8000, 1))]
+
+
+def test_issue31_serve_without_the_demo_imports_no_domain_before_it_execs(tmp_path):
+    """`hideout serve --no-demo` migrates and execs: the domains, the wiring and the demo are the
+    served process's to import (each server start paid 1.4 s for them before); with the demo,
+    the command composes the domains, as every other command does."""
+    probe = (
+        "import os, sys; from app import cli\n"
+        "os.execv = lambda *a: print(sorted(m for m in ('app.wiring', 'app.demo', 'app.campaigns.service') if m in sys.modules)) or sys.exit(0)\n"
+        "cli.main(sys.argv[1:])"
+    )
+    env = {
+        **os.environ,
+        "HIDEOUT_VAR_DIR": str(tmp_path),
+        "HIDEOUT_DATABASE_URL": f"sqlite:///{tmp_path / 'probe.sqlite3'}",
+        "HIDEOUT_SECRET_KEY": "probe-secret-key-that-is-long-enough",
+        "HIDEOUT_FAST_HASHING": "1",
+    }
+    port = str(_free_port())
+    for flags, imported in ((["--no-demo"], "[]"), ([], "['app.campaigns.service', 'app.demo', 'app.wiring']")):
+        done = subprocess.run(
+            [sys.executable, "-c", probe, "serve", "--port", port, *flags],
+            cwd=REPO,
+            env=env,
+            capture_output=True,
+            text=True,
+            timeout=120,
+        )
+        assert done.returncode == 0, done.stderr[-2000:]
+        assert done.stdout.strip().splitlines()[-1] == imported, done.stdout
 
 
 def test_issue37_the_serving_process_imports_no_migration_tool_demo_or_command(tmp_path):
