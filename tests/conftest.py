@@ -3,7 +3,9 @@ httpx, each test isolated by emptying every table afterwards."""
 
 from __future__ import annotations
 
+import importlib
 import os
+import pkgutil
 import re
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
@@ -16,7 +18,6 @@ from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
 from app.maps.view import Drawings
-from app.models import metadata
 from app.wiring import wire
 from tests import builders
 from tests.builders import memo
@@ -89,31 +90,6 @@ def engine(app):
     return app.state.engine
 
 
-_EMPTY_SCRIPTS: dict[str, str] = {}
-
-
-def _empty_postgres_script(conn) -> str:
-    """Every table emptied and every id sequence back at 1, in one round trip. TRUNCATE did the
-    same in ~200 ms a test (new files for 42 tables); DELETE on a test's few rows takes ~4."""
-    url = str(conn.engine.url)
-    if url not in _EMPTY_SCRIPTS:
-        sequences = (
-            conn.execute(
-                text(
-                    "SELECT quote_ident(schemaname) || '.' || quote_ident(sequencename) "
-                    "FROM pg_sequences WHERE schemaname = 'public'"
-                )
-            )
-            .scalars()
-            .all()
-        )
-        script = "; ".join(f'DELETE FROM "{t.name}"' for t in reversed(memo.TABLES))
-        if sequences:
-            script += "; SELECT " + ", ".join(f"setval('{s}', 1, false)" for s in sequences)
-        _EMPTY_SCRIPTS[url] = script
-    return _EMPTY_SCRIPTS[url]
-
-
 @pytest.fixture(autouse=True)
 def _isolate(request):
     engine = request.getfixturevalue("engine") if "app" in request.fixturenames else None
@@ -126,16 +102,7 @@ def _isolate(request):
     if engine is None:
         return
     memo.end_test()
-    empty_database(engine)
-
-
-def empty_database(engine) -> None:
-    with engine.begin() as conn:
-        if engine.dialect.name == "postgresql":
-            conn.exec_driver_sql(_empty_postgres_script(conn))
-        else:
-            for t in reversed(memo.TABLES):
-                conn.exec_driver_sql(f'DELETE FROM "{t.name}"')
+    memo.empty_database(engine)
 
 
 @pytest.fixture
@@ -190,9 +157,6 @@ def count_statements(engine):
 
 
 def _builder_modules():
-    import importlib
-    import pkgutil
-
     return [
         importlib.import_module(f"tests.builders.{m.name}") for m in pkgutil.iter_modules(builders.__path__) if m.name != "memo"
     ]

@@ -11,9 +11,7 @@ from tests.builders.pages import login
 
 
 def _empty(engine) -> None:
-    from tests.conftest import empty_database
-
-    empty_database(engine)
+    memo.empty_database(engine)
     memo.begin_test(engine)
 
 

@@ -95,7 +95,7 @@ def test_issue37_serve_replaces_itself_with_a_fresh_serving_process(monkeypatch)
 
 def test_issue31_serve_without_the_demo_imports_no_domain_before_it_execs(tmp_path):
     """`hideout serve --no-demo` migrates and execs: the domains, the wiring and the demo are the
-    served process's to import (each server start paid 1.4 s for them before); with the demo,
+    served process's to import (they were 0.7 s of each server start); with the demo,
     the command composes the domains, as every other command does."""
     probe = (
         "import os, sys; from app import cli\n"
