@@ -82,3 +82,17 @@ def test_a_kept_world_gives_its_browsers_back_logged_in(client, make_client, eng
     assert browser is not built["browsers"]["keeper"]
     assert "keeper" in browser.get("/").text  # its session cookie names a session row written back
     assert "keeper" not in make_client().get("/").text  # a new browser is nobody's
+
+
+def test_a_world_built_again_drops_the_worlds_kept_after_the_old_one(client, engine):
+    memo.forget()
+    running_campaign(client, 2)
+    user(client, "latecomer")  # kept after the campaign
+    _empty(engine)
+    (first,) = [k for k in memo._worlds if len(k) == 1]
+    memo._worlds[first].built_at -= memo.MAX_AGE_SECONDS + 1  # the campaign alone grew old
+    before = memo.stats()
+    gm, cid, players, places = running_campaign(client, 2)  # built again: new tokens
+    user(client, "latecomer")  # not the old latecomer's rows, which hold the old tokens
+    assert memo.stats() == {"built": before["built"] + 2, "restored": before["restored"]}
+    assert client.get(f"/api/v1/campaigns/{cid}", headers=gm).status_code == 200

@@ -205,6 +205,10 @@ def remembered(builder):
                 _chain = key
                 return copy.deepcopy(world.answer, {id(_slot(i)): c for i, c in enumerate(clients)})
             else:
+                # Built anew (first made, or grown old): the worlds kept after it grew from the
+                # old one (its tokens, its ids) and would not fit this one's answer.
+                for later in [k for k in _worlds if len(k) > len(key) and k[: len(key)] == key]:
+                    del _worlds[later]
                 cookies = [dict(c.cookies) for c in clients]
                 answer = builder(*args, **kwargs)
                 try:  # the test's clients stand in the copy as slots, filled with the next test's
