@@ -81,6 +81,7 @@ def posting_forms(browser, urls: list[str]):
 
 
 @pytest.mark.load
+@pytest.mark.markup
 def test_r11_6_every_form_a_signed_in_viewer_can_post_carries_the_one_time_key(client, make_client, engine):
     cast = kept(client, make_client, engine)
     urls = page_urls(cast, SURFACES)

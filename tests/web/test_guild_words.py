@@ -21,6 +21,8 @@ from tests.builders.campaigns import campaign_with_players, start_campaign
 from tests.builders.pages import login, post
 from tests.builders.rounds import to_phase
 
+pytestmark = pytest.mark.markup
+
 GUILD_FORMS = ("guild", "guild_of", "guilds", "guilds_of")
 ALLIANCE_FORMS = ("alliance", "alliance_of", "alliances", "alliances_of")
 # Attributes whose text a reader sees (the confirm dialog reads data-confirm*).

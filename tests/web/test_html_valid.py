@@ -17,6 +17,8 @@ from tests.secrecy.test_matrix import url_for
 from tests.secrecy.world import kept
 from tests.web import vnu
 
+pytestmark = pytest.mark.markup
+
 # Surfaces that answer a whole HTML document (partials are fragments, the rest not HTML).
 DOCUMENTS = {"page", "map", "dashboard", "chronicle", "docs"}
 VIEWERS = ("gm", "owner", "anonymous")

@@ -14,6 +14,8 @@ import pytest
 from tests.secrecy.world import kept
 from tests.web.test_html_valid import VIEWERS, page_urls
 
+pytestmark = pytest.mark.markup
+
 # Inputs a label is not asked of (Lighthouse's `label` audit and WCAG alike): not shown, or
 # buttons named by their own value.
 UNLABELLED_TYPES = {"hidden", "submit", "button", "reset", "image"}

@@ -71,6 +71,7 @@ def test_r12_15_a_ten_model_company_from_a_file_asked_once_then_said(client, mak
 
 
 @pytest.mark.load  # the Nu checker starts a JVM: several seconds
+@pytest.mark.markup
 def test_r12_15_the_pages_pass_the_nu_checker(client, make_client, bsdata, tmp_path):
     try:
         vnu.vnu_jar()

@@ -13,6 +13,8 @@ from starlette.routing import Match
 from app.core.route_index import RouteIndex
 from app.core.routing import api_operations
 
+pytestmark = pytest.mark.markup
+
 
 def _sample_paths(app) -> list[str]:
     paths = set()

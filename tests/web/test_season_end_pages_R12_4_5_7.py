@@ -122,6 +122,7 @@ def test_r12_4_a_finished_campaign_page_offers_no_action(client, make_client):
 
 
 @pytest.mark.load
+@pytest.mark.markup
 def test_r12_4_r12_5_r12_6_the_screen_the_book_and_the_map_slider_pass_the_nu_html_checker(client, make_client, tmp_path):
     """The planted worlds never end a round; here one has, so the slider and past maps are drawn."""
     try:
