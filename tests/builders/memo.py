@@ -129,7 +129,29 @@ def _sequence_names(conn) -> list[str]:
 
 
 def _sequences(conn) -> dict[str, Any]:
-    return {n: tuple(conn.execute(text(f"SELECT last_value, is_called FROM {n}")).one()) for n in _sequence_names(conn)}
+    """Each id sequence's position, in one round trip (one a sequence took 20 ms a world)."""
+    names = _sequence_names(conn)
+    if not names:
+        return {}
+    query = " UNION ALL ".join(f"SELECT {i}, last_value, is_called FROM {n}" for i, n in enumerate(names))
+    return {names[i]: (value, called) for i, value, called in conn.execute(text(query))}
+
+
+def _set_sequences(conn, sequences: dict[str, Any]) -> None:
+    if not sequences:
+        return
+    calls, params = [], {}
+    for i, (name, (value, called)) in enumerate(sequences.items()):
+        calls.append(f"setval(:n{i}, :v{i}, :c{i})")
+        params |= {f"n{i}": name, f"v{i}": value, f"c{i}": called}
+    conn.execute(text("SELECT " + ", ".join(calls)), params)
+
+
+def _filled_tables(conn) -> list:
+    """The tables with rows, asked in one round trip: a world fills a few of fifty."""
+    query = " UNION ALL ".join(f'SELECT {i} WHERE EXISTS (SELECT 1 FROM "{t.name}")' for i, t in enumerate(TABLES))
+    filled = {i for (i,) in conn.execute(text(query))}
+    return [t for i, t in enumerate(TABLES) if i in filled]
 
 
 def empty(conn) -> None:
@@ -157,10 +179,8 @@ def empty_database(engine) -> None:
 def _snapshot() -> tuple[dict, dict]:
     rows = {}
     with _engine.connect() as conn:
-        for table in TABLES:
-            found = [dict(r._mapping) for r in conn.execute(table.select())]
-            if found:
-                rows[table.name] = found
+        for table in _filled_tables(conn):
+            rows[table.name] = [dict(r._mapping) for r in conn.execute(table.select())]
         sequences = _sequences(conn)
     return rows, sequences
 
@@ -172,8 +192,7 @@ def _restore(world: _Kept) -> None:
         for table in TABLES:
             if table.name in world.rows:
                 conn.execute(table.insert(), world.rows[table.name])
-        for name, (value, called) in world.sequences.items():
-            conn.execute(text("SELECT setval(:n, :v, :c)"), {"n": name, "v": value, "c": called})
+        _set_sequences(conn, world.sequences)
 
 
 def remembered(builder):
