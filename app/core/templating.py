@@ -2,12 +2,15 @@
 
 from __future__ import annotations
 
+import contextlib
+import hashlib
 from collections.abc import Callable
+from pathlib import Path
 from typing import Any
 
 from fastapi import Request
 from fastapi.responses import HTMLResponse
-from jinja2 import Environment, FileSystemLoader, pass_context, select_autoescape
+from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
 from app.core import formats
@@ -72,6 +75,28 @@ ContextHook = Callable[[dict], dict]
 context_hooks = Port[ContextHook]("page context hooks")
 
 
+def bytecode_cache(directory: str | None = None) -> BytecodeCache | None:
+    """Compiled templates kept on disk for the next process (issue 37): compiling the hundred
+    templates took each server worker, command and test worker about a second. Jinja's own
+    directory is this user's private one under the temporary directory (it checks its owner
+    and mode); a template's entry is looked up by its file and checked against its source.
+    The environment's options are not in that key, so the file names carry a digest of this
+    module, where they are set. No usable directory: templates are compiled as before."""
+    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    try:
+        return _KeptTemplates(directory, pattern=f"hideout-{digest}-%s.cache")
+    except (OSError, RuntimeError):
+        return None
+
+
+class _KeptTemplates(FileSystemBytecodeCache):
+    def dump_bytecode(self, bucket) -> None:
+        # A full disk, a size limit or a temporary directory cleaned away must not turn a
+        # page into an error: the template was compiled and is used all the same.
+        with contextlib.suppress(OSError):
+            super().dump_bytecode(bucket)
+
+
 def _make_env() -> Environment:
     env = Environment(
         loader=FileSystemLoader(PACKAGE / "templates"),
@@ -83,6 +108,7 @@ def _make_env() -> Environment:
         # the server. Checking each template's file for changes cost a `stat` per template and
         # per include, 90 a page with a list of players (issue 37).
         auto_reload=False,
+        bytecode_cache=bytecode_cache(),
     )
     # What install_gettext_callables(newstyle=True) sets, with callables that format themselves.
     env.newstyle_gettext = True  # type: ignore[attr-defined]  # added by jinja2.ext.i18n: {% trans %} lets gettext format
