@@ -14,9 +14,13 @@ from app.rounds import rules
 from app.settlement import service as settlement
 
 
-def missing_for_twilight(session: Session, campaign: Campaign) -> list[rules.Missing]:
-    """Every battle of the round confirmed or resolved, every settlement closed."""
-    views = battles.battles_of(session, campaign)
+def missing_for_twilight(
+    session: Session, campaign: Campaign, views: list[battles.BattleView] | None = None
+) -> list[rules.Missing]:
+    """Every battle of the round confirmed or resolved, every settlement closed; `views`: the
+    round's battles when the caller has read them already (who fights, not with what)."""
+    if views is None:
+        views = battles.battles_of(session, campaign, rosters=False)
     missing = []
     for v in views:
         if v.battle.status not in settlement.DECIDED:

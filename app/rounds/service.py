@@ -322,6 +322,9 @@ class RoundTodo:
     ransoms: list = field(default_factory=list)
     choices: int = 0
     missing: list[rules.Missing] = field(default_factory=list)
+    # The battles read for it (the GM: every battle of the round, without rosters), which the
+    # dashboard's "What to do now" reads again otherwise (issue 37).
+    views: list[battles.BattleView] = field(default_factory=list)
 
 
 def page_todo(session: Session, viewer: Viewer) -> RoundTodo:
@@ -341,6 +344,7 @@ def todo(session: Session, viewer: Viewer) -> RoundTodo:
     views = battles.battles_of(
         session, campaign, player_id=None if viewer.is_gm else (me if me is not None else -1), rosters=False
     )
+    result.views = views
     result.battles = battles.waiting_for(views, me, viewer.is_gm, campaign.phase)
     if campaign.phase == "settlement":
         result.settle = settlement.pending(session, campaign, views, None if viewer.is_gm else (me if me is not None else -1))

@@ -88,7 +88,8 @@ def steps_done(session: Session, viewer: Viewer) -> frozenset[str]:
             done.add("orders_sent")
     elif campaign.phase in ("battles", "settlement"):
         if viewer.is_gm:
-            missing = {m.kind for m in rounds.missing_for_twilight(session, campaign)}
+            views = rounds.page_todo(session, viewer).views  # the dashboard's panel read them
+            missing = {m.kind for m in rounds.missing_for_twilight(session, campaign, views)}
             if "result" not in missing:
                 done.add("results_in")
             if not missing:
