@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+import inspect
 from contextlib import asynccontextmanager
 
 from fastapi import Depends, FastAPI, Request
@@ -41,7 +42,7 @@ from app.companies import pages as companies_pages
 from app.companies import roster_pages as companies_roster_pages
 from app.core import background, route_index
 from app.core.api_docs import page as api_docs_page
-from app.core.db import make_engine
+from app.core.db import ended_in_route, make_engine
 from app.core.errors import DomainError, error_responses
 from app.core.flash import clear_if_taken
 from app.core.json_limits import JsonDepthLimit
@@ -226,6 +227,10 @@ PAGE_MODULES = (
 
 
 def _add_routes(app: FastAPI) -> None:
+    for module in (*API_MODULES, *PAGE_MODULES):
+        for route in module.router.routes:
+            if isinstance(route, APIRoute) and not inspect.iscoroutinefunction(route.endpoint):
+                route.endpoint = ended_in_route(route.endpoint)
     for module in API_MODULES:
         # R12.4: a finished campaign refuses every write in one place (app/archive/deps.py).
         app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED, dependencies=[Depends(refuse_finished)])

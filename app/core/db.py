@@ -3,11 +3,13 @@
 from __future__ import annotations
 
 import asyncio
+import functools
 import os
 import stat
 import weakref
-from collections.abc import AsyncIterator, Iterator
+from collections.abc import AsyncIterator, Callable, Iterator
 from contextlib import contextmanager
+from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
 from typing import overload
@@ -18,6 +20,7 @@ from fastapi.concurrency import run_in_threadpool
 from sqlalchemy import Table, create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel
+from starlette.responses import Response
 
 from app.core.errors import DomainError
 from app.core.files import private_file
@@ -175,6 +178,13 @@ def _slots() -> asyncio.Semaphore:
     return _SLOTS[loop]
 
 
+# The request's unit of work while its route runs: a route that answers with a finished Response
+# ends it in its own worker thread (`ended_in_route`), sparing the request the thread hop
+# that ending it from the event loop costs (about 0.12 ms of CPU on this machine, a tenth of
+# a small page: issue 37). Empty once ended.
+_OPEN_WORK: ContextVar[list | None] = ContextVar("hideout_open_work", default=None)
+
+
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """FastAPI dependency: commits when the route returns, rolls back on any error. A request
     waits for a slot here, holding no thread and no connection."""
@@ -183,10 +193,31 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
         work = unit_of_work(request.app.state.engine, write=write)
         # A read's session opens no connection until its first statement: no thread for that.
         session = await run_in_threadpool(work.__enter__) if write else work.__enter__()
+        open_work = [work]
+        _OPEN_WORK.set(open_work)  # the route's thread runs in a copy of this context
         try:
             yield session
         except BaseException as exc:
-            if not await run_in_threadpool(work.__exit__, type(exc), exc, exc.__traceback__):
+            # Ended already (its commit raised in the route's thread): rolled back and closed.
+            if not open_work or not await run_in_threadpool(open_work.pop().__exit__, type(exc), exc, exc.__traceback__):
                 raise
         else:
-            await run_in_threadpool(work.__exit__, None, None, None)
+            if open_work:
+                await run_in_threadpool(open_work.pop().__exit__, None, None, None)
+
+
+def ended_in_route(endpoint: Callable) -> Callable:
+    """A synchronous route whose unit of work is committed and closed in the route's own thread
+    as soon as it has answered with a Response, whose body is drawn already (a page, a
+    redirect). Any other answer (a model FastAPI serialises afterwards, which may still read
+    through the session) and any exception leave the ending to `get_session`, as before."""
+
+    @functools.wraps(endpoint)
+    def route(*args, **kwargs):
+        answer = endpoint(*args, **kwargs)
+        open_work = _OPEN_WORK.get()
+        if open_work and isinstance(answer, Response):
+            open_work.pop().__exit__(None, None, None)  # raises what a commit raises, ended either way
+        return answer
+
+    return route

@@ -1,0 +1,79 @@
+"""Issue 37: a page's unit of work is committed and closed in the route's own worker thread once
+the route has answered (`app.core.db.ended_in_route`): one thread hop fewer a request, with
+the same answers — a commit that fails there still answers 503, rolls back and frees its
+connection, and a route answering with data FastAPI serialises afterwards keeps its session
+open until then."""
+
+from __future__ import annotations
+
+import anyio.to_thread
+import pytest
+from sqlalchemy import exc as sa_exc
+from sqlmodel import Session
+
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import login
+
+
+@pytest.fixture
+def hops(monkeypatch):
+    """Counts the request's crossings into the worker threads."""
+    crossings = []
+    real = anyio.to_thread.run_sync
+
+    async def counted(func, *args, **kwargs):
+        crossings.append(func)
+        return await real(func, *args, **kwargs)
+
+    monkeypatch.setattr(anyio.to_thread, "run_sync", counted)
+    return crossings
+
+
+def _player(client, make_client):
+    _gm, cid, _players, _places = running_campaign(client, 2)
+    anna = make_client()
+    login(anna, "player0")
+    anna.get("/")  # the login's flash message
+    return anna, cid
+
+
+def test_issue37_a_page_crosses_into_a_worker_thread_twice_not_three_times(client, make_client, hops):
+    anna, cid = _player(client, make_client)
+    hops.clear()
+    page = anna.get(f"/campaigns/{cid}")
+    assert page.status_code == 200 and "<h1" in page.text
+    # The login (a synchronous dependency) and the route itself; the unit of work ended in the
+    # route's thread, where it was once a third crossing of its own.
+    assert len(hops) == 2, hops
+
+
+def test_issue37_a_commit_failing_in_the_routes_thread_answers_503_and_frees_its_connection(
+    client, make_client, engine, monkeypatch
+):
+    anna, cid = _player(client, make_client)
+    real_commit = Session.commit
+    failures = []
+
+    def refused(self):
+        failures.append(self)
+        raise sa_exc.OperationalError("COMMIT", {}, Exception("disk I/O error"))
+
+    monkeypatch.setattr(Session, "commit", refused)
+    answer = anna.get(f"/campaigns/{cid}")
+    monkeypatch.setattr(Session, "commit", real_commit)
+    # database_unavailable's answer (app/error_handlers.py), not a 500 from ending the unit of
+    # work a second time.
+    assert answer.status_code == 503, answer.text[:300]
+    assert len(failures) == 1
+    assert engine.pool.checkedout() == 0
+    assert anna.get(f"/campaigns/{cid}").status_code == 200
+
+
+def test_issue37_an_api_answer_serialised_after_its_route_keeps_the_session_until_then(client, hops):
+    gm, cid, _players, _places = running_campaign(client, 2)
+    hops.clear()
+    r = client.get(f"/api/v1/campaigns/{cid}", headers=gm)
+    assert r.status_code == 200 and r.json()["id"] == cid
+    # The route answered data, not a Response: get_session ended the unit of work (one crossing
+    # of its own) after FastAPI had serialised it.
+    assert any(getattr(getattr(f, "func", f), "__name__", "") == "__exit__" for f in hops), hops
