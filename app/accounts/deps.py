@@ -73,10 +73,8 @@ async def csrf_checked(request: Request) -> None:
             raise DomainError("csrf_failed")
 
 
-def _session_user(request: Request, session: Session, token: str, versions_of: int | None = None) -> User | None:
-    user, ended, request.state.page_versions, acts = service.lookup_session(
-        session, request.app.state.settings, _secret(request), token, versions_of
-    )
+def _session_user(request: Request, session: Session, token: str) -> User | None:
+    user, ended, acts = service.lookup_session(session, request.app.state.settings, _secret(request), token)
     request.state.form_once = str(acts)
     if ended:
         # The ended session's row is deleted (kept even if this request is then refused)
@@ -90,7 +88,7 @@ def _not_logged_in(request: Request) -> DomainError:
 
 
 def _campaign_page(request: Request) -> int | None:
-    """The campaign of a page GET, whose change counters are read with the login."""
+    """The campaign of a page GET (which carries an ETag)."""
     cid = request.path_params.get("cid")
     if request.method != "GET" or cid is None or not str(cid).isdigit():
         return None
@@ -99,13 +97,13 @@ def _campaign_page(request: Request) -> int | None:
 
 def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
-    user = _session_user(request, session, token, _campaign_page(request)) if token else None
+    user = _session_user(request, session, token) if token else None
     _remember(request, user)
     _set_locale(request, user)
     # Issue 17: a campaign page carries an ETag, a digest of the page as drawn for this viewer
     # (app/core/page_cache.py; issue 27 item 7: never of what others did). A page carrying a
     # flash message is not the page a later revalidation would show.
-    if user and getattr(request.state, "page_versions", None) is not None and not request.cookies.get(FLASH_COOKIE):
+    if user and _campaign_page(request) is not None and not request.cookies.get(FLASH_COOKIE):
         request.state.page_etag = True
     return user
 

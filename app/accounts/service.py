@@ -6,7 +6,6 @@ from datetime import timedelta
 
 from sqlalchemy import bindparam, delete, func, or_, update
 from sqlalchemy.exc import OperationalError
-from sqlalchemy.orm import aliased
 from sqlmodel import Session, select
 
 from app.accounts import rules
@@ -18,8 +17,6 @@ from app.core.i18n import LOCALES
 from app.core.live import user_key, wake_after_commit
 from app.core.security import hash_password, new_token, token_digest, verify_password
 from app.core.settings import Settings
-from app.versions.models import CampaignVersion
-from app.versions.service import EVERYWHERE
 
 
 def register(session: Session, *, nickname: str, password: str, locale: str | None = None) -> User:
@@ -125,53 +122,32 @@ def _over(live: UserSession, settings: Settings, now) -> bool:
 def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
     """The session's user, or None; the flag says a session was found but had ended (it
     is deleted, and the browser should drop its cookie)."""
-    user, ended, _versions, _acts = lookup_session(session, settings, secret_key, token)
+    user, ended, _acts = lookup_session(session, settings, secret_key, token)
     return user, ended
 
 
-def _login_statements():
-    """Built once (issue 17: building the aliased select cost more than running it)."""
-    plain = (
-        select(User, UserSession)
-        .join(UserSession, UserSession.user_id == User.id)
-        .where(UserSession.token_hash == bindparam("token_hash"))
-    )
-    mine, anywhere = aliased(CampaignVersion), aliased(CampaignVersion)
-    with_versions = (
-        select(User, UserSession, mine.version, anywhere.version)
-        .join(UserSession, UserSession.user_id == User.id)
-        .outerjoin(mine, mine.campaign_id == bindparam("campaign_id"))
-        .outerjoin(anywhere, anywhere.campaign_id == EVERYWHERE)
-        .where(UserSession.token_hash == bindparam("token_hash"))
-    )
-    return plain, with_versions
+# Built once (issue 17: building the select cost more than running it).
+_LOGIN = (
+    select(User, UserSession)
+    .join(UserSession, UserSession.user_id == User.id)
+    .where(UserSession.token_hash == bindparam("token_hash"))
+)
 
 
-_LOGIN, _LOGIN_WITH_VERSIONS = _login_statements()
-
-
-def lookup_session(
-    session: Session, settings: Settings, secret_key: str, token: str, versions_of: int | None = None
-) -> tuple[User | None, bool, tuple[int, int, int] | None, int]:
-    """As `user_for_session`; with `versions_of` (a campaign page) the same statement also
-    reads that campaign's change counters: (campaign id, its count, the everywhere count).
-    Last, the session's count of acted forms, its forms' one-time key (R11.6)."""
-    digest = token_digest(secret_key, token)
-    if versions_of is None:
-        row = session.exec(_LOGIN, params={"token_hash": digest}).first()
-    else:
-        row = session.exec(_LOGIN_WITH_VERSIONS, params={"token_hash": digest, "campaign_id": versions_of}).first()
+def lookup_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool, int]:
+    """As `user_for_session`, and last the session's count of acted forms, its forms'
+    one-time key (R11.6)."""
+    row = session.exec(_LOGIN, params={"token_hash": token_digest(secret_key, token)}).first()
     if row is None:
-        return None, False, None, 0
+        return None, False, 0
     user, live = row[0], row[1]
-    versions = (versions_of, row[2] or 0, row[3] or 0) if versions_of is not None else None
     now = utcnow()
     if _over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
-        return None, True, None, 0
+        return None, True, 0
     if rules.session_needs_touch(last_seen_at=aware(live.last_seen_at), now=now):
         _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
-    return user, False, versions, live.acts
+    return user, False, live.acts
 
 
 def credential_alive(
