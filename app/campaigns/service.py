@@ -165,17 +165,17 @@ def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
     """Three statements whatever the roster size. Gold is there only where `viewer` may see
     it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
+    # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
+    # the statement (issue 37).
     rows = session.exec(
-        select(Player, User.nickname)
+        select(Player.id, Player.user_id, User.nickname, Player.joined_at, Player.gold)
         .join(User, User.id == Player.user_id)
         .where(Player.campaign_id == campaign_id)
         .order_by(Player.id)
     ).all()
     by_id = {
-        p.id: PlayerRow(
-            p.id, p.user_id, nick, p.joined_at, p.gold if viewer is not None and viewer.sees_balance_of(p.id) else None
-        )
-        for p, nick in rows
+        pid: PlayerRow(pid, user_id, nick, joined_at, gold if viewer is not None and viewer.sees_balance_of(pid) else None)
+        for pid, user_id, nick, joined_at, gold in rows
     }
     for pid, place_id in session.exec(
         select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign_id).order_by(Hideout.id)
@@ -199,9 +199,11 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     ).all():
         if pid in by_id:
             by_id[pid].guild_id = guild_id
-    for away in session.exec(select(Away).where(Away.campaign_id == campaign_id)).all():
-        if away.player_id in by_id:
-            by_id[away.player_id].away = {"from_round": away.from_round, "to_round": away.to_round}
+    for pid, from_round, to_round in session.exec(
+        select(Away.player_id, Away.from_round, Away.to_round).where(Away.campaign_id == campaign_id)
+    ).all():
+        if pid in by_id:
+            by_id[pid].away = {"from_round": from_round, "to_round": to_round}
     return list(by_id.values())
 
 

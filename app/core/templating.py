@@ -21,14 +21,29 @@ from app.core.ports import Port
 from app.core.settings import PACKAGE
 from app.core.static import static_url
 
-
 # What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
 # string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
 # and the layers between `_()` and the catalog were a tenth of drawing it (issue 37).
+# A message said without variables is the same text every time in one language: kept, it is
+# one dictionary step instead of a catalog lookup, a Markup and a formatting (a page says some
+# forty of them: issue 37). Keyed by the catalog object itself, never by a reusable id().
+_SAID: dict[tuple[Any, str, bool], str] = {}
+
+
 @pass_context
 def _say(ctx, message: str, /, **variables: Any) -> str:
-    text = ctx["translations"].gettext(message)
-    return (Markup(text) if ctx.eval_ctx.autoescape else text) % variables
+    if not variables:
+        key = (ctx["translations"], message, ctx.eval_ctx.autoescape)
+        said = _SAID.get(key)
+        if said is None:
+            said = _SAID[key] = _said(key[0], message, key[2], {})
+        return said
+    return _said(ctx["translations"], message, ctx.eval_ctx.autoescape, variables)
+
+
+def _said(catalog, message: str, autoescape: bool, variables: dict[str, Any]) -> str:
+    text = catalog.gettext(message)
+    return (Markup(text) if autoescape else text) % variables
 
 
 @pass_context
