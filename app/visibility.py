@@ -10,7 +10,7 @@ from collections.abc import Callable
 from dataclasses import dataclass
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, and_, bindparam, func, or_
+from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_
 from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -319,17 +319,27 @@ def visible_letters(viewer: Viewer, *, box: str | None = None) -> SelectOfScalar
     return select(Letter).where(Letter.campaign_id == viewer.campaign.id, side)
 
 
-def unread_letters_count(viewer: Viewer):
-    """How many letters wait unread for this viewer, as one statement."""
+def _unread_count(received) -> Select:
     return (
         select(func.count())
         .select_from(Letter)
-        .where(
-            Letter.campaign_id == viewer.campaign.id,
-            _letter_side(viewer, col(Letter.to_player_id)),
-            col(Letter.read_at).is_(None),
-        )
+        .where(Letter.campaign_id == bindparam("campaign_id"), received, col(Letter.read_at).is_(None))
     )
+
+
+# Built once (every campaign page asks, for its Messages badge: issue 37): a player's letters
+# come to their player id, the GMs' to none.
+_UNREAD_TO_PLAYER = _unread_count(col(Letter.to_player_id) == bindparam("player_id"))
+_UNREAD_TO_GM = _unread_count(col(Letter.to_player_id).is_(None))
+
+
+def unread_letters_count(viewer: Viewer) -> tuple[Select, dict]:
+    """How many letters wait unread for this viewer, as one statement and its parameters."""
+    if viewer.player is not None:
+        return _UNREAD_TO_PLAYER, {"campaign_id": viewer.campaign.id, "player_id": viewer.player.id}
+    if viewer.is_gm:
+        return _UNREAD_TO_GM, {"campaign_id": viewer.campaign.id}
+    return _unread_count(_false()), {"campaign_id": viewer.campaign.id}
 
 
 def letter_party(viewer: Viewer) -> tuple[bool, int | None]:

@@ -161,6 +161,14 @@ def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
         session.close()
 
 
+def read_rows(session: Session, statement, params: dict | None = None):
+    """Rows of a small read (a page's counters) through the session's connection: past the
+    ORM's statement and result handling, about 35 µs a statement less (issue 37). Changes the
+    session holds are flushed first, as its own statements would."""
+    session.flush()
+    return session.connection().execute(statement, params or {})
+
+
 # At most this many requests hold a database session at once, per process. Each request needs
 # a worker thread to open its session and another to run its route: without a cap, a crowd
 # (issue 20: 200 members) fills every thread with requests waiting for a connection or for

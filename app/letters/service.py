@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
 from app.campaigns.terms import require_module
-from app.core.db import utcnow
+from app.core.db import read_rows, utcnow
 from app.core.errors import DomainError
 from app.core.pagination import Page, paginate
 from app.letters import rules
@@ -123,7 +123,7 @@ def unread_count(session: Session, viewer: Viewer) -> int:
     run once per request (kept on the viewer); 0 with the module off or for a non-member."""
     if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
         return 0
-    return kept(viewer, "_letters_unread", lambda: session.exec(unread_letters_count(viewer)).one())
+    return kept(viewer, "_letters_unread", lambda: read_rows(session, *unread_letters_count(viewer)).scalar_one())
 
 
 def forget_unread(viewer: Viewer) -> None:

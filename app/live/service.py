@@ -9,7 +9,7 @@ from functools import lru_cache
 from sqlalchemy import bindparam, event, func, insert, text, union_all
 from sqlmodel import Session, col, delete, select
 
-from app.core.db import utcnow
+from app.core.db import read_rows, utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
 from app.live.models import LiveAudience, LiveEvent
 from app.live.seen import audiences, viewer_audiences
@@ -135,7 +135,7 @@ def last_seen(session: Session, viewer: Viewer) -> int:
     batches made each page draw dearer after others wrote)."""
     names = viewer_audiences(viewer)
     params = {"campaign_id": viewer.campaign_id, **{f"a{i}": name for i, name in enumerate(names)}}
-    return session.execute(_last_seen_statement(len(names)), params).scalar() or 0
+    return read_rows(session, _last_seen_statement(len(names)), params).scalar() or 0
 
 
 @lru_cache(maxsize=8)

@@ -17,6 +17,7 @@ from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
 from sqlmodel import Session, SQLModel
 
+from app.core.db import read_rows
 from app.versions.models import CampaignVersion
 
 EVERYWHERE = 0
@@ -175,7 +176,7 @@ _VERSIONS = select(CampaignVersion.campaign_id, CampaignVersion.version).where(
 
 def versions(session: Session, campaign_id: int) -> tuple[int, int]:
     """(this campaign's count, the count of changes placed nowhere), by a statement built once."""
-    rows = dict(session.execute(_VERSIONS, {"campaign_id": campaign_id}).all())
+    rows = dict(read_rows(session, _VERSIONS, {"campaign_id": campaign_id}).all())
     return rows.get(campaign_id, 0), rows.get(EVERYWHERE, 0)
 
 
