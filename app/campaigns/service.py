@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func, or_
+from sqlalchemy import bindparam, func, or_
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
@@ -14,6 +14,7 @@ from app.campaigns import house_rules, rules, terms
 from app.campaigns.models import Campaign, Invitation, Player
 from app.chronicle import service as chronicle
 from app.chronicle import texts as chronicle_texts
+from app.core.db import read_rows
 from app.core.errors import N_, DomainError
 from app.guilds.models import GuildMember
 from app.maps.models import Hideout, Place
@@ -162,31 +163,39 @@ def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
     return viewer
 
 
+# The roster's parts, built once (every page with the roster asks: issue 37).
+_IN_CAMPAIGN = bindparam("campaign_id")
+_ROSTER = (
+    select(Player.id, Player.user_id, User.nickname, Player.joined_at, Player.gold)
+    .join(User, col(User.id) == Player.user_id)
+    .where(Player.campaign_id == _IN_CAMPAIGN)
+    .order_by(Player.id)
+)
+_HIDEOUTS = select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == _IN_CAMPAIGN).order_by(Hideout.id)
+_OWNED = (
+    select(Place.owner_player_id, Place.id)
+    .where(Place.campaign_id == _IN_CAMPAIGN, col(Place.owner_player_id).is_not(None))
+    .order_by(Place.id)
+)
+_GUILDS = select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == _IN_CAMPAIGN)
+_AWAY = select(Away.player_id, Away.from_round, Away.to_round).where(Away.campaign_id == _IN_CAMPAIGN)
+
+
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
-    """Three statements whatever the roster size. Gold is there only where `viewer` may see
+    """Six statements whatever the roster size. Gold is there only where `viewer` may see
     it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).
-    rows = session.exec(
-        select(Player.id, Player.user_id, User.nickname, Player.joined_at, Player.gold)
-        .join(User, User.id == Player.user_id)
-        .where(Player.campaign_id == campaign_id)
-        .order_by(Player.id)
-    ).all()
+    cid = {"campaign_id": campaign_id}
+    rows = read_rows(session, _ROSTER, cid).all()
     by_id = {
         pid: PlayerRow(pid, user_id, nick, joined_at, gold if viewer is not None and viewer.sees_balance_of(pid) else None)
         for pid, user_id, nick, joined_at, gold in rows
     }
-    for pid, place_id in session.exec(
-        select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == campaign_id).order_by(Hideout.id)
-    ).all():
+    for pid, place_id in read_rows(session, _HIDEOUTS, cid).all():
         if pid in by_id:
             by_id[pid].hideouts.append(place_id)
-    for pid, place_id in session.exec(
-        select(Place.owner_player_id, Place.id)
-        .where(Place.campaign_id == campaign_id, Place.owner_player_id.is_not(None))
-        .order_by(Place.id)
-    ).all():
+    for pid, place_id in read_rows(session, _OWNED, cid).all():
         if pid in by_id:
             by_id[pid].places.append(place_id)
     # The GM's figures leave out what only the owner sees (transfers, R8.11) and still add up.
@@ -194,14 +203,10 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
         if pid in by_id and by_id[pid].gold is not None:
             by_id[pid].gold -= hidden
     # Which guild each player is in (R8.1): the guilds' table, read like the hideouts' above.
-    for pid, guild_id in session.exec(
-        select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == campaign_id)
-    ).all():
+    for pid, guild_id in read_rows(session, _GUILDS, cid).all():
         if pid in by_id:
             by_id[pid].guild_id = guild_id
-    for pid, from_round, to_round in session.exec(
-        select(Away.player_id, Away.from_round, Away.to_round).where(Away.campaign_id == campaign_id)
-    ).all():
+    for pid, from_round, to_round in read_rows(session, _AWAY, cid).all():
         if pid in by_id:
             by_id[pid].away = {"from_round": from_round, "to_round": to_round}
     return list(by_id.values())

@@ -5,9 +5,11 @@ the dashboard reads, so both say the same)."""
 
 from __future__ import annotations
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from app.campaigns.models import Campaign
+from app.core.db import read_rows
 from app.core.errors import N_
 from app.gold import service as gold
 from app.live import service as live
@@ -66,10 +68,18 @@ def undo_order(
 def undone_this_round(session: Session, campaign: Campaign, player_id: int) -> list[dict]:
     """The player's orders undone this round, newest first, as their live events said (one
     statement; the events are kept RETENTION long, longer than a round is expected to last)."""
-    rows = session.exec(
-        select(LiveEvent.data)
-        .where(LiveEvent.campaign_id == campaign.id, LiveEvent.kind == "order", LiveEvent.subject_id == player_id)
-        .order_by(LiveEvent.id.desc())
-        .limit(NOTICES_SHOWN)
-    ).all()
+    rows = read_rows(session, _UNDONE, {"campaign_id": campaign.id, "player_id": player_id}).scalars().all()
     return [dict(data) for data in rows if (data or {}).get("round") == campaign.round]
+
+
+# Built once: a player's dashboard asks on every view (issue 37).
+_UNDONE = (
+    select(LiveEvent.data)
+    .where(
+        LiveEvent.campaign_id == bindparam("campaign_id"),
+        LiveEvent.kind == "order",
+        LiveEvent.subject_id == bindparam("player_id"),
+    )
+    .order_by(col(LiveEvent.id).desc())
+    .limit(NOTICES_SHOWN)
+)
