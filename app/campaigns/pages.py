@@ -175,7 +175,7 @@ def dashboard_page(page: CampaignContext, status_code: int = 200, error: str | N
     viewer = service.campaign_of(session, actor=page.user, campaign_id=cid, invitee_ok=True)
     campaign = viewer.campaign
     players = service.players(session, cid)
-    places = maps.places(session, cid)
+    places = maps.place_rows(session, cid)
     flagged = [p for p in places if p.hideout_slot]
     free = [p for p in flagged if p.owner_player_id is None]
     mine = next((p for p in players if viewer.player and p.player_id == viewer.player.id), None)
