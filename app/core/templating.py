@@ -13,13 +13,14 @@ from fastapi.responses import HTMLResponse
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup
 
-from app.core import formats
+from app.core import formats, template_said
 from app.core.flash import take
 from app.core.i18n import LOCALE_NAMES, LOCALES, translations
 from app.core.markdown import render_markdown
 from app.core.ports import Port
 from app.core.settings import PACKAGE
 from app.core.static import static_url
+from app.core.template_said import SaidEnvironment
 
 # What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
 # string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
@@ -96,8 +97,9 @@ def bytecode_cache(directory: str | None = None) -> BytecodeCache | None:
     directory is this user's private one under the temporary directory (it checks its owner
     and mode); a template's entry is looked up by its file and checked against its source.
     The environment's options are not in that key, so the file names carry a digest of this
-    module, where they are set. No usable directory: templates are compiled as before."""
-    digest = hashlib.sha256(Path(__file__).read_bytes()).hexdigest()[:12]
+    module, where they are set, and of the one that rewrites the fixed messages. No usable directory: templates are compiled as before."""
+    options = Path(__file__).read_bytes() + Path(template_said.__file__).read_bytes()
+    digest = hashlib.sha256(options).hexdigest()[:12]
     try:
         return _KeptTemplates(directory, pattern=f"hideout-{digest}-%s.cache")
     except (OSError, RuntimeError):
@@ -113,7 +115,7 @@ class _KeptTemplates(FileSystemBytecodeCache):
 
 
 def _make_env() -> Environment:
-    env = Environment(
+    env = SaidEnvironment(
         loader=FileSystemLoader(PACKAGE / "templates"),
         autoescape=select_autoescape(["html"]),
         extensions=["jinja2.ext.i18n"],
@@ -128,6 +130,7 @@ def _make_env() -> Environment:
     # What install_gettext_callables(newstyle=True) sets, with callables that format themselves.
     env.newstyle_gettext = True  # type: ignore[attr-defined]  # added by jinja2.ext.i18n: {% trans %} lets gettext format
     env.globals.update(_=_say, gettext=_say, ngettext=_say_n)
+    env.filters[template_said.FILTER] = _say
     env.filters["markdown"] = render_markdown
     env.filters["pick"] = lambda keys, mapping: [mapping.get(k, "") for k in keys]
     env.filters["datetime"] = _datetime
