@@ -16,7 +16,7 @@ from app.campaigns.models import Campaign
 from app.core.errors import DomainError
 from app.core.pagination import Page, paginate
 from app.visibility import Viewer, viewer_for
-from app.warbands.models import Warband
+from app.warbands import service as warbands
 
 # Participants report, confirm and dispute in Battles; the GM resolves or corrects in Battles
 # and Settlement; from Twilight on results are closed (R6.8, R7.2).
@@ -132,8 +132,7 @@ def arrivals_of(session: Session, campaign: Campaign, round_: int | None = None,
 
 def warband_names(session: Session, arrivals: list[Arrival]) -> dict[int, str]:
     """Names of the arrivals' warbands, in one statement."""
-    ids = sorted({a.warband_id for a in arrivals})
-    return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
+    return warbands.names_by_id(session, [a.warband_id for a in arrivals])
 
 
 def waiting_for(

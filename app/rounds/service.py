@@ -30,7 +30,7 @@ from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the 
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
 from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, kept, viewer_for, visible_ransoms
-from app.warbands.models import Warband
+from app.warbands import service as warbands
 
 # --- phases -----------------------------------------------------------------------------------
 
@@ -359,5 +359,4 @@ def todo(session: Session, viewer: Viewer) -> RoundTodo:
 
 def warband_names(session: Session, warband_ids: list[int]) -> dict[int, str]:
     """Warband id -> name in one statement (arrivals name their warbands)."""
-    ids = sorted(set(warband_ids))
-    return dict(session.exec(select(Warband.id, Warband.name).where(Warband.id.in_(ids))).all()) if ids else {}
+    return warbands.names_by_id(session, warband_ids)

@@ -206,7 +206,7 @@ def orders(page: CampaignPage):
     session, cid = page.session, page.cid
     seen = warband_orders.orders_seen(session, actor=page.user, campaign_id=cid)
     viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
-    warbands_ = service.warbands_by_id(session, [o.warband_id for o in rows])
+    names = service.names_by_id(session, [o.warband_id for o in rows])
     nicknames = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(
@@ -215,7 +215,7 @@ def orders(page: CampaignPage):
         viewer=viewer,
         campaign=campaign,
         orders=rows,
-        warbands=warbands_,
+        warband_names=names,
         nicknames=nicknames,
         labels=maps.labels(session, cid),
         event_titles=event_titles,

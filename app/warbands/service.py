@@ -5,8 +5,8 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import func
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, func
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.campaigns import house_rules
@@ -16,6 +16,7 @@ from app.catalog.names import ALIGNMENT_NAMES, SLOT_NAMES
 from app.companies import service as companies
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.companies.rules import Carried
+from app.core.db import read_rows
 from app.core.errors import DomainError, Msg
 from app.movement import service as movement
 from app.visibility import Viewer, acting_player, viewer_for
@@ -355,10 +356,14 @@ def own_warband(session: Session, player_id: int, warband_id: int) -> tuple[Warb
     return warband, ids
 
 
-def warbands_by_id(session: Session, ids: list[int]) -> dict[int, Warband]:
-    if not ids:
-        return {}
-    return {w.id: w for w in session.exec(select(Warband).where(Warband.id.in_(ids))).all()}
+_NAMES = select(Warband.id, Warband.name).where(col(Warband.id).in_(bindparam("ids", expanding=True)))
+
+
+def names_by_id(session: Session, ids: list[int]) -> dict[int, str]:
+    """Warband id -> name in one statement, built once (a list of orders, a round's arrivals:
+    forty Warband objects cost the orders page about a millisecond, issue 37)."""
+    ids = sorted(set(ids))
+    return dict(read_rows(session, _NAMES, {"ids": ids}).all()) if ids else {}
 
 
 def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> list[Warband]:
