@@ -64,7 +64,7 @@ def battle_lines(
 
 
 def _names(session: Session, campaign_id: int) -> dict[int, str]:
-    return {p.player_id: p.nickname for p in campaigns.players(session, campaign_id)}
+    return campaigns.nicknames(session, campaign_id)
 
 
 def screen(session: Session, campaign) -> Screen:

@@ -25,7 +25,7 @@ LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw
 
 
 def _names(session, cid) -> dict[int, str]:
-    return {p.player_id: p.nickname for p in campaigns.players(session, cid)}
+    return campaigns.nicknames(session, cid)
 
 
 @router.get("/campaigns/{cid}/battles")

@@ -34,7 +34,7 @@ DONE = "/confirm-done"
 def _link_page(request: Request, session: Session, token: str, status_code: int = 200, **extra):
     opened = links.open_link(session, token)
     cid = opened.campaign.id
-    names = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
+    names = campaigns.nicknames(session, cid)
     return render(
         request,
         "battles/confirm_link.html",

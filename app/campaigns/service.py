@@ -224,13 +224,13 @@ def away_now(session: Session, campaign: Campaign) -> set[int]:
     )
 
 
+_NICKNAMES = select(Player.id, User.nickname).join(User, col(User.id) == Player.user_id).where(Player.campaign_id == _IN_CAMPAIGN)
+
+
 def nicknames(session: Session, campaign_id: int) -> dict[int, str]:
-    """Player id -> nickname in one statement."""
-    return dict(
-        session.exec(
-            select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign_id)
-        ).all()
-    )
+    """Player id -> nickname in one statement (what most pages need of the roster: `players`
+    reads six)."""
+    return dict(read_rows(session, _NICKNAMES, {"campaign_id": campaign_id}).all())
 
 
 def invitations_seen_by(session: Session, viewer: Viewer) -> list[tuple[str, str]]:

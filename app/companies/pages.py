@@ -48,7 +48,7 @@ def _company_page(page: CampaignContext, player_id=None, status_code=200, **extr
             for i in view.items
         }
     )
-    nickname = next((p.nickname for p in campaigns.players(session, page.cid) if p.player_id == view.player.id), "")
+    nickname = campaigns.nicknames(session, page.cid).get(view.player.id, "")
     return render(
         page.request,
         "companies/company.html",
@@ -313,7 +313,7 @@ def reward(page: CampaignPage):
     player_id = body.player_id
 
     def done(granted):
-        nickname = next((p.nickname for p in campaigns.players(page.session, page.cid) if p.player_id == player_id), "")
+        nickname = campaigns.nicknames(page.session, page.cid).get(player_id, "")
         return page.redirect(
             f"/campaigns/{page.cid}/company?player_id={player_id}",
             N_("Reward granted to %(nickname)s: %(name)s."),

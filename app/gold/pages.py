@@ -30,7 +30,7 @@ def _ledger_page(page: CampaignContext, player_id, number=1, status_code=200, **
     request, session, cid = page.request, page.session, page.cid
     result = gold.ledger(session, actor=page.user, campaign_id=cid, player_id=player_id, page=number, per_page=30)
     viewer = page.viewer
-    nickname = next((p.nickname for p in campaigns.players(session, cid) if p.player_id == result.player_id), "")
+    nickname = campaigns.nicknames(session, cid).get(result.player_id, "")
     return render(
         request,
         "gold/ledger.html",
@@ -54,7 +54,7 @@ def ledger(page: CampaignPage, player_id: int | None = QueryId(), number: int = 
 
 
 def _nickname(page: CampaignContext, player_id: int) -> str:
-    return next((p.nickname for p in campaigns.players(page.session, page.cid) if p.player_id == player_id), "")
+    return campaigns.nicknames(page.session, page.cid).get(player_id, "")
 
 
 @router.post("/campaigns/{cid}/ledger/adjustments")

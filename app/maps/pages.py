@@ -65,7 +65,7 @@ def _places_page(page: CampaignContext, status_code=200, **extra):
             editor_back=back,
             **extra,
         )
-    owners = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
+    owners = campaigns.nicknames(session, cid)
     return render(
         request,
         "maps/places.html",

@@ -41,7 +41,7 @@ def missing_for_twilight(
 
 def _missing_params(session: Session, campaign: Campaign, missing: list[rules.Missing]) -> tuple[dict, list[dict]]:
     """What the refusal names: the places and players Twilight waits for."""
-    names = {p.player_id: p.nickname for p in campaigns.players(session, campaign.id)}
+    names = campaigns.nicknames(session, campaign.id)
     labels = maps.labels(session, campaign.id)
     results, disputes, settlements, details = [], [], [], []
     for m in missing:

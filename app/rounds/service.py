@@ -285,7 +285,7 @@ def _require_choices(session: Session, campaign: Campaign, rows: list[TwilightRo
 def _captures(session: Session, campaign: Campaign, rows: list[TwilightRow]) -> tuple[list[Capture], dict[int, Place]]:
     """R7.3, R7.4: the places that change hands, told in the chronicle; answers them with the
     campaign's places, locked, which the income reads next (a place taken pays its new owner)."""
-    names = {p.player_id: p.nickname for p in campaigns.players(session, campaign.id)}
+    names = campaigns.nicknames(session, campaign.id)
     places = {p.id: p for p in session.exec(select(Place).where(Place.campaign_id == campaign.id).with_for_update()).all()}
     hideouts = {h.place_id: h for h in session.exec(select(Hideout).where(Hideout.campaign_id == campaign.id)).all()}
     captures = []

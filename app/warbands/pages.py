@@ -207,7 +207,7 @@ def orders(page: CampaignPage):
     seen = warband_orders.orders_seen(session, actor=page.user, campaign_id=cid)
     viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
     names = service.names_by_id(session, [o.warband_id for o in rows])
-    nicknames = {p.player_id: p.nickname for p in campaigns.players(session, cid)}
+    nicknames = campaigns.nicknames(session, cid)
     event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
     return render(
         page.request,
