@@ -1,7 +1,7 @@
 """`make bench` runs outside the suite's pass/fail (its timings are noisy), but its quick form
 runs here so the bench cannot rot (issue 17): every measure is taken and printed."""
 
-from bench import report
+from bench import report, request_cpu
 
 
 def test_bench_report_quick_form_prints_every_measure(capsys):
@@ -15,3 +15,12 @@ def test_bench_report_quick_form_prints_every_measure(capsys):
     assert any(label.startswith("announce 100 / 200 warbands") for label in labels)
     printed = capsys.readouterr().out
     assert printed.splitlines()[0].startswith("measure") and len(printed.splitlines()) == len(rows) + 1
+
+
+def test_bench_request_cpu_quick_form_measures_every_page(capsys):
+    """bench/request_cpu.py (issue 37): each page answered 200 and was given a figure."""
+    request_cpu.main(["--requests", "2", "--rounds", "1"])
+    printed = capsys.readouterr().out.splitlines()
+    rows = {line[:44].strip(): line[44:].split(" / ") for line in printed[1:]}
+    assert set(rows) == {"a route alone", "a synchronous route", "behind the page login", "map", "dashboard", "chronicle"}
+    assert all(float(low) > 0 for low, _median in rows.values())
