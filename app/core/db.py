@@ -220,6 +220,9 @@ def ended_in_route(endpoint: Callable) -> Callable:
     redirect). Any other answer (a model FastAPI serialises afterwards, which may still read
     through the session) and any exception leave the ending to `get_session`, as before."""
 
+    if getattr(endpoint, "ends_in_route", False):
+        return endpoint  # the routers are the modules' own: a second app wraps them once only
+
     @functools.wraps(endpoint)
     def route(*args, **kwargs):
         answer = endpoint(*args, **kwargs)
@@ -228,4 +231,5 @@ def ended_in_route(endpoint: Callable) -> Callable:
             open_work.pop().__exit__(None, None, None)  # raises what a commit raises, ended either way
         return answer
 
+    route.ends_in_route = True  # type: ignore[attr-defined]
     return route

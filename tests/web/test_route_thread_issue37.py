@@ -6,11 +6,16 @@ open until then."""
 
 from __future__ import annotations
 
+import inspect
+
 import anyio.to_thread
 import pytest
+from fastapi.routing import APIRoute
 from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
+from app.campaigns import pages as dashboard_pages
+from app.main import create_app
 from tests.builders.campaigns import running_campaign
 from tests.builders.pages import login
 
@@ -77,3 +82,13 @@ def test_issue37_an_api_answer_serialised_after_its_route_keeps_the_session_unti
     # The route answered data, not a Response: get_session ended the unit of work (one crossing
     # of its own) after FastAPI had serialised it.
     assert any(getattr(getattr(f, "func", f), "__name__", "") == "__exit__" for f in hops), hops
+
+
+def test_issue37_a_second_app_wraps_each_route_once(settings):
+    """The routers belong to their modules: every app built in one process (the suite builds
+    many) wraps the same route objects, and must not wrap them again."""
+    create_app(settings)
+    create_app(settings)
+    wrapped = [route.endpoint for route in dashboard_pages.router.routes if isinstance(route, APIRoute)]
+    assert wrapped and all(getattr(e, "ends_in_route", False) for e in wrapped if not inspect.iscoroutinefunction(e))
+    assert all(not getattr(e.__wrapped__, "ends_in_route", False) for e in wrapped if hasattr(e, "__wrapped__"))
