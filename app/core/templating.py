@@ -22,15 +22,16 @@ from app.core.settings import PACKAGE
 from app.core.static import static_url
 from app.core.template_said import SaidEnvironment
 
-# What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
-# string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
-# and the layers between `_()` and the catalog were a tenth of drawing it (issue 37).
 # A message said without variables is the same text every time in one language: kept, it is
 # one dictionary step instead of a catalog lookup, a Markup and a formatting (a page says some
 # forty of them: issue 37). Keyed by the catalog object itself, never by a reusable id().
 _SAID: dict[tuple[Any, str, bool], str] = {}
 
 
+# What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
+# string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
+# and the layers between `_()` and the catalog were a tenth of drawing it (issue 37). Fixed
+# messages reach it as the `said` filter (app/core/template_said.py).
 @pass_context
 def _say(ctx, message: str, /, **variables: Any) -> str:
     if not variables:
@@ -97,7 +98,8 @@ def bytecode_cache(directory: str | None = None) -> BytecodeCache | None:
     directory is this user's private one under the temporary directory (it checks its owner
     and mode); a template's entry is looked up by its file and checked against its source.
     The environment's options are not in that key, so the file names carry a digest of this
-    module, where they are set, and of the one that rewrites the fixed messages. No usable directory: templates are compiled as before."""
+    module, where they are set, and of the one that rewrites the fixed messages. No usable
+    directory: templates are compiled as before."""
     options = Path(__file__).read_bytes() + Path(template_said.__file__).read_bytes()
     digest = hashlib.sha256(options).hexdigest()[:12]
     try:
