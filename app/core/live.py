@@ -48,7 +48,9 @@ class Subscriber:
     async def wait(self, timeout: float) -> bool:
         """True when woken, False when `timeout` passed in silence."""
         try:
-            await asyncio.wait_for(self.woken.wait(), timeout)
+            # Not wait_for: on Python 3.11 it swallows a cancel that comes as the stream is woken.
+            async with asyncio.timeout(timeout):
+                await self.woken.wait()
         except TimeoutError:
             return False
         self.woken.clear()

@@ -330,8 +330,11 @@ async def run(app) -> None:
                 await asyncio.to_thread(deliver_due, app.state.engine, settings)
             except Exception as exc:  # noqa: BLE001 — the database went away: try again at the next poll
                 log.warning("webhook_sender_failed", error=str(exc))
+            # asyncio.timeout, not wait_for: on Python 3.11 wait_for swallows a cancel that
+            # arrives as the event is set, and the job then never stopped (a suite hung on it).
             with contextlib.suppress(TimeoutError):
-                await asyncio.wait_for(woken.wait(), settings.webhook_poll_seconds)
+                async with asyncio.timeout(settings.webhook_poll_seconds):
+                    await woken.wait()
             woken.clear()
     finally:
         _waker = None
