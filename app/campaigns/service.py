@@ -182,7 +182,7 @@ _AWAY = select(Away.player_id, Away.from_round, Away.to_round).where(Away.campai
 
 
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
-    """Six statements whatever the roster size. Gold is there only where `viewer` may see
+    """Five statements whatever the roster size (six with a GM viewer: the hidden gold). Gold is there only where `viewer` may see
     it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).

@@ -74,13 +74,13 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
     return [by_id[i] for i in rules.parent_candidates(place_id, {p.id: p.parent_id for p in places_})]
 
 
+_LABEL_ROWS = select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == bindparam("campaign_id"))
+
+
 def labels(session: Session, campaign_id: int) -> dict[int, str]:
     """Every place's label, from light rows of the three columns it needs (issue 17: pages
     label a few places, and full rows of every place cost more than the page)."""
     return place_labels(list(read_rows(session, _LABEL_ROWS, {"campaign_id": campaign_id}).all()))
-
-
-_LABEL_ROWS = select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == bindparam("campaign_id"))
 
 
 def place_labels(places_: list[Place]) -> dict[int, str]:

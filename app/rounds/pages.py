@@ -8,6 +8,7 @@ from functools import partial
 
 from fastapi import APIRouter
 
+from app.battles import service as battles
 from app.campaigns import pages as campaign_pages
 from app.campaigns import rules as campaign_rules
 from app.campaigns.deps import CampaignContext, CampaignPage
@@ -102,7 +103,7 @@ def _twilight_page(page: CampaignContext, status_code: int = 200, **extra):
     view = service.twilight(session, actor=page.user, campaign_id=cid)
     campaign = view.viewer.campaign
     arrivals = [a for r in view.rows for a in r.unopposed + r.left_out]
-    warbands = service.warband_names(session, [a.warband_id for a in arrivals])
+    warbands = battles.warband_names(session, arrivals)
     return render(
         page.request,
         "rounds/twilight.html",

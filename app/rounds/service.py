@@ -30,7 +30,6 @@ from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the 
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
 from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, kept, viewer_for, visible_ransoms
-from app.warbands import service as warbands
 
 # --- phases -----------------------------------------------------------------------------------
 
@@ -355,8 +354,3 @@ def todo(session: Session, viewer: Viewer) -> RoundTodo:
     if campaign.phase == "twilight" and viewer.is_gm:
         result.choices = len([r for r in twilight_rows(session, campaign, views) if r.missing_choice])
     return result
-
-
-def warband_names(session: Session, warband_ids: list[int]) -> dict[int, str]:
-    """Warband id -> name in one statement (arrivals name their warbands)."""
-    return warbands.names_by_id(session, warband_ids)
