@@ -39,32 +39,32 @@ run: $(BIN)/.server
 
 ## Install everything and run every test: SQLite, PostgreSQL, then the browser
 # Each suite says how long it took (issue 31: the whole of `make test` in under 12 minutes).
-# The club's install (one core: pip) runs beside lint (one core: ruff, mypy); its output follows lint's.
+# The club's install (mostly one core waiting on pip) runs beside lint and the SQLite suite,
+# filling the cores they leave idle; its output follows theirs.
 test: $(BIN)/.installed chromium vnu
 	@mkdir -p test-artifacts; start=$$(date +%s); \
 	$(MAKE) --no-print-directory test-package > test-artifacts/test-package.log 2>&1 & package=$$!; \
-	for suite in lint test-package test-sqlite test-postgres test-e2e test-fuzz; do \
+	for suite in lint test-sqlite test-package test-postgres test-e2e test-fuzz; do \
 	  if [ $$suite = test-package ]; then \
 	    wait $$package; rc=$$?; cat test-artifacts/test-package.log; [ $$rc = 0 ] || exit 1; \
-	    echo "== test-package, beside lint, took $$(( $$(date +%s) - start )) s"; continue; fi; \
+	    echo "== test-package (beside lint and SQLite) ended $$(( $$(date +%s) - start )) s after the start"; continue; fi; \
 	  begun=$$(date +%s); $(MAKE) --no-print-directory $$suite || { kill $$package 2>/dev/null; exit 1; }; \
 	  echo "== $$suite took $$(( $$(date +%s) - begun )) s"; done
 	@echo "All suites passed: lint and layers, SQLite, PostgreSQL, browser, API fuzzing, the club's install."
 
-# Each database suite runs its fast tests first, then the slow ones marked `load` (tests/load,
-# server processes, walks over every route): a broken fast test is told before the slow ones start.
+# Each database suite is one session: its fast tests first, then the slow ones marked `load`
+# (tests/load, server processes, walks over every route), slowest first (tests/conftest.py).
+# `-m "not load"` runs the fast ones alone.
 test-sqlite: $(BIN)/.installed vnu
 	@echo "== unit, api and web tests on SQLite, then the load tests =="
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e -m "not load"
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e -m load
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e
 
 test-postgres: $(BIN)/.installed vnu
 	@echo "== api and web tests on PostgreSQL, then the load tests =="
 	@if ! $(BIN)/python -c "import psycopg,sys; psycopg.connect('$(or $(TEST_DATABASE_URL),$(PG_URL))', connect_timeout=3).close()" 2>/dev/null; then \
 	  if [ "$$CI" = "true" ]; then echo "PostgreSQL is not reachable at $(or $(TEST_DATABASE_URL),$(PG_URL))"; exit 1; fi; \
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
-	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit -m "not load" && \
-	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit -m load
+	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
 
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
