@@ -51,11 +51,13 @@ SLOWEST_FIRST = (
 )
 
 
+_RANK = {path: rank for rank, path in enumerate(SLOWEST_FIRST)}
+
+
 def _run_order(item) -> tuple[int, int]:
     if not item.get_closest_marker("load"):
         return (0, 0)
-    path = item.nodeid.split("::", 1)[0]
-    return (1, SLOWEST_FIRST.index(path) if path in SLOWEST_FIRST else len(SLOWEST_FIRST))
+    return (1, _RANK.get(item.nodeid.split("::", 1)[0], len(SLOWEST_FIRST)))
 
 
 @pytest.hookimpl(trylast=True)  # after tests/load/conftest.py has marked its tests `load`

@@ -63,14 +63,10 @@ def battle_lines(
     return lines
 
 
-def _names(session: Session, campaign_id: int) -> dict[int, str]:
-    return campaigns.nicknames(session, campaign_id)
-
-
 def screen(session: Session, campaign) -> Screen:
     viewer = outsider_viewer(campaign)
     view = map_view(session, viewer, None)
-    names, labels = _names(session, campaign.id), maps.labels(session, campaign.id)
+    names, labels = campaigns.nicknames(session, campaign.id), maps.labels(session, campaign.id)
     current = campaign.round if campaign.phase in PUBLIC_ORDER_PHASES else -1
     entries = session.exec(
         select(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign.id).order_by(ChronicleEntry.id.desc()).limit(LATEST)
@@ -84,7 +80,7 @@ def book(session: Session, viewer: Viewer) -> list[BookRound]:
     """The season round by round: each round's map as it was played (R12.6; the current
     round's as it is), its battles and results, and its chronicle (captures among it)."""
     campaign = viewer.campaign
-    names, labels = _names(session, campaign.id), maps.labels(session, campaign.id)
+    names, labels = campaigns.nicknames(session, campaign.id), maps.labels(session, campaign.id)
     entries = session.exec(
         select(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign.id).order_by(ChronicleEntry.id)
     ).all()

@@ -24,10 +24,6 @@ router = APIRouter()
 LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw"), "reason": N_("Reason")}
 
 
-def _names(session, cid) -> dict[int, str]:
-    return campaigns.nicknames(session, cid)
-
-
 @router.get("/campaigns/{cid}/battles")
 def battles(page: CampaignPage, round: int | None = QueryRound()):
     session, viewer, cid = page.session, page.viewer, page.cid
@@ -47,7 +43,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         me=me,
         arrivals=arrivals,
         arrival_warbands=service.warband_names(session, arrivals),
-        names=_names(session, cid),
+        names=campaigns.nicknames(session, cid),
         labels=maps.labels(session, cid),
         catalog=page.catalog,
         shown_round=shown_round,
@@ -77,7 +73,7 @@ def battle_page(page: CampaignContext, bid: int, status_code=200, **extra):
         arrivals=arrivals,
         arrival_warbands=service.warband_names(session, arrivals),
         me=me,
-        names=_names(session, cid),
+        names=campaigns.nicknames(session, cid),
         labels=maps.labels(session, cid),
         catalog=page.catalog,
         event=event,
@@ -122,7 +118,7 @@ def report(bid: PathId, page: CampaignPage):
     back = _result(page.cid, bid)
 
     def names() -> str:
-        return ", ".join(_names(page.session, page.cid).get(w, "?") for w in winners)
+        return ", ".join(campaigns.nicknames(page.session, page.cid).get(w, "?") for w in winners)
 
     def ask(_battle):
         texts = (CONFIRM_WON if winners else CONFIRM_DRAW, CONFIRM_RESULT_DETAIL, N_("Enter the result"))
@@ -179,7 +175,7 @@ def resolve(bid: PathId, page: CampaignPage):
     winners, problem = _winners(page.request, page.form)
     if problem:
         return battle_page(page, bid, status_code=422, error=problem)
-    names = ", ".join(_names(page.session, page.cid).get(w, "?") for w in winners)
+    names = ", ".join(campaigns.nicknames(page.session, page.cid).get(w, "?") for w in winners)
     message = N_("Result decided: %(names)s won.") if winners else N_("Result decided: a draw.")
     return page_action(
         page,

@@ -30,7 +30,7 @@ def _ledger_page(page: CampaignContext, player_id, number=1, status_code=200, **
     request, session, cid = page.request, page.session, page.cid
     result = gold.ledger(session, actor=page.user, campaign_id=cid, player_id=player_id, page=number, per_page=30)
     viewer = page.viewer
-    nickname = campaigns.nicknames(session, cid).get(result.player_id, "")
+    nickname = _nickname(page, result.player_id)
     return render(
         request,
         "gold/ledger.html",
