@@ -15,7 +15,7 @@ from __future__ import annotations
 from fastapi import FastAPI
 from fastapi.routing import _IncludedRouter
 from starlette._utils import get_route_path
-from starlette.routing import Match
+from starlette.routing import BaseRoute, Match, Mount
 
 _SCOPE_KEY = "hideout.route_index"
 
@@ -58,15 +58,30 @@ class RouteIndex:
         return frozenset().union(*(node.routers for node in nodes))
 
 
+def included_paths(router: _IncludedRouter) -> list[tuple[BaseRoute, str]] | None:
+    """Each of an included router's routes with its full path (the include's prefix and the
+    route's own, convertors and all); None when a route is itself an included router or a mount.
+
+    Read off the router's own routes, not FastAPI's per-app copies of them
+    (`effective_candidates`): building those analyses every endpoint's signature again, 1.4 s
+    for the whole app. Asked for here, every app paid it at its creation, and every server and
+    test app that answers a few requests only paid it for routers it never used; asked for
+    lazily, FastAPI builds a router's copies when a request first reaches that router."""
+    context = router.include_context
+    found = []
+    for route in router.original_router.routes:
+        if isinstance(route, _IncludedRouter | Mount) or not hasattr(route, "path"):
+            return None
+        found.append((route, context.path_for(route)))  # type: ignore[arg-type]
+    return found
+
+
 def _path_formats(router: _IncludedRouter) -> list[str] | None:
     """Every route's full path; None when one has a parameter that may span segments."""
-    formats = []
-    for candidate in router.effective_candidates():
-        path_format = getattr(candidate, "path_format", None)
-        if isinstance(candidate, _IncludedRouter) or path_format is None or ":path}" in path_format:
-            return None
-        formats.append(path_format)
-    return formats
+    paths = included_paths(router)
+    if paths is None or any(":path}" in path for _, path in paths):
+        return None
+    return [path for _, path in paths]
 
 
 def install(app: FastAPI) -> RouteIndex:

@@ -9,6 +9,9 @@ import re
 
 from fastapi import Request
 from fastapi.routing import APIRoute, _IncludedRouter
+from starlette.routing import compile_path
+
+from app.core.route_index import included_paths
 
 
 def api_operations(app) -> dict[str, set[str]]:
@@ -16,15 +19,19 @@ def api_operations(app) -> dict[str, set[str]]:
     generating the document costs a worker 10 MB it then keeps (issue 37), and a write asks
     this (app/archive/deps.py). The same paths and methods as `app.openapi()` (tested)."""
     found: dict[str, set[str]] = {}
-    for route in app.router.routes:
-        candidates = route.effective_candidates() if isinstance(route, _IncludedRouter) else [route]
-        for candidate in candidates:
-            path, methods = getattr(candidate, "path_format", None), getattr(candidate, "methods", None)
-            if path is None or not methods or not getattr(candidate, "include_in_schema", False):
+    for included in app.router.routes:
+        if not isinstance(included, _IncludedRouter):
+            if isinstance(included, APIRoute) and included.include_in_schema:
+                found.setdefault(included.path_format, set()).update(m for m in included.methods or () if m != "HEAD")
+            continue
+        paths = included_paths(included)
+        if paths is None:  # no router of the app holds another; were one to, this would say so
+            raise TypeError(f"api_operations cannot read the routes under {included.include_context.prefix!r}")
+        shown = included.include_context.include_in_schema
+        for route, path in paths:
+            if not isinstance(route, APIRoute) or not (shown and route.include_in_schema):
                 continue
-            if not isinstance(getattr(candidate, "original_route", candidate), APIRoute):
-                continue
-            found.setdefault(path, set()).update(m for m in methods if m != "HEAD")
+            found.setdefault(compile_path(path)[1], set()).update(m for m in route.methods or () if m != "HEAD")
     return found
 
 

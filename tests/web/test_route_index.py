@@ -8,10 +8,12 @@ import re
 
 import pytest
 from fastapi.routing import _IncludedRouter
+from fastapi.testclient import TestClient
 from starlette.routing import Match
 
 from app.core.route_index import RouteIndex
 from app.core.routing import api_operations
+from app.main import create_app
 
 pytestmark = pytest.mark.markup
 
@@ -80,3 +82,23 @@ def test_the_api_operations_are_the_openapi_documents(app):
     OpenAPI document costs a worker 10 MB it keeps, issue 37): the same as the document's."""
     document = {path: {m.upper() for m in operations} for path, operations in app.openapi()["paths"].items()}
     assert api_operations(app) == document and len(document) > 100
+
+
+def test_a_new_app_builds_a_routers_copies_only_when_a_request_reaches_it(settings):
+    """FastAPI copies an included router's routes for each app, analysing every endpoint again
+    (1.4 s for the whole app). The index and the API's operations read the routers' own routes,
+    so creating an app builds none of them, and a page builds only its own router's."""
+
+    def built(app) -> list[str]:
+        return [
+            route.include_context.prefix + str(route.original_router.routes[0].path)
+            for route in app.router.routes
+            if isinstance(route, _IncludedRouter) and route._effective_candidates_version is not None
+        ]
+
+    fresh = create_app(settings)
+    assert built(fresh) == []
+    assert len(api_operations(fresh)) > 100 and built(fresh) == []
+    with TestClient(fresh) as client:
+        assert client.get("/login").status_code == 200
+    assert 1 <= len(built(fresh)) <= 3, built(fresh)
