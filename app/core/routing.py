@@ -6,12 +6,26 @@ meant for the bulk route. The routes of the OpenAPI document are read once per a
 from __future__ import annotations
 
 import re
+from collections.abc import Iterator
 
 from fastapi import Request
 from fastapi.routing import APIRoute, _IncludedRouter
-from starlette.routing import compile_path
+from starlette.routing import BaseRoute, compile_path
 
 from app.core.route_index import included_paths
+
+
+def _schema_routes(app) -> Iterator[tuple[BaseRoute, str]]:
+    """Every route the OpenAPI document may show, with its full path."""
+    for entry in app.router.routes:
+        if not isinstance(entry, _IncludedRouter):
+            yield entry, getattr(entry, "path", "")
+            continue
+        paths = included_paths(entry)
+        if paths is None:  # no router of the app holds another; were one to, this would say so
+            raise TypeError(f"api_operations cannot read the routes under {entry.include_context.prefix!r}")
+        if entry.include_context.include_in_schema:
+            yield from paths
 
 
 def api_operations(app) -> dict[str, set[str]]:
@@ -19,18 +33,8 @@ def api_operations(app) -> dict[str, set[str]]:
     generating the document costs a worker 10 MB it then keeps (issue 37), and a write asks
     this (app/archive/deps.py). The same paths and methods as `app.openapi()` (tested)."""
     found: dict[str, set[str]] = {}
-    for included in app.router.routes:
-        if not isinstance(included, _IncludedRouter):
-            if isinstance(included, APIRoute) and included.include_in_schema:
-                found.setdefault(included.path_format, set()).update(m for m in included.methods or () if m != "HEAD")
-            continue
-        paths = included_paths(included)
-        if paths is None:  # no router of the app holds another; were one to, this would say so
-            raise TypeError(f"api_operations cannot read the routes under {included.include_context.prefix!r}")
-        shown = included.include_context.include_in_schema
-        for route, path in paths:
-            if not isinstance(route, APIRoute) or not (shown and route.include_in_schema):
-                continue
+    for route, path in _schema_routes(app):
+        if isinstance(route, APIRoute) and route.include_in_schema:
             found.setdefault(compile_path(path)[1], set()).update(m for m in route.methods or () if m != "HEAD")
     return found
 
