@@ -72,6 +72,39 @@ def no_horizontal_overflow(page: Page, where: str) -> None:
     assert sizes[0] <= sizes[1] + 1, f"{where} overflows horizontally at {sizes[1]} px (scrollWidth, innerWidth = {sizes})"
 
 
+# Every visible element whose text could be cut: a block's content wider than its box, or an
+# inline one reaching past the page's right edge. A scrolling container (a table wrapper) is
+# meant to scroll, and text only screen readers hear (.sr-only, 1 px) has no box to fit.
+OVERFLOWING = """
+() => {
+  const found = [];
+  const page = document.documentElement.clientWidth;
+  const sel = "button, a.button, nav a, label, td, th, .badge, summary, h1, h2, h3, .tabs a, .flash p";
+  for (const el of document.querySelectorAll(sel)) {
+    const box = el.getBoundingClientRect();
+    if (box.width <= 2 || box.height <= 2 || el.closest(".sr-only") || el.closest("[hidden], dialog:not([open]), details:not([open]) > :not(summary)")) continue;
+    const style = getComputedStyle(el);
+    if (["auto", "scroll"].includes(style.overflowX)) continue;
+    if (el.closest("[data-scroll], .table-scroll, .scroll-x")) continue;
+    const text = (el.innerText || el.textContent || "").trim().replace(/\\s+/g, " ").slice(0, 60);
+    if (style.display === "inline") {
+      if (box.right > page + 1) found.push(`${el.tagName.toLowerCase()} "${text}" ends at ${Math.round(box.right)} > ${page}`);
+    } else if (el.scrollWidth > el.clientWidth + 1) {
+      found.push(`${el.tagName.toLowerCase()} "${text}" is ${el.scrollWidth} wide in ${el.clientWidth}`);
+    }
+  }
+  return found;
+}
+"""
+
+
+def fits_a_phone(page: Page, where: str) -> None:
+    """SPEC R11.3 (issue 34): no sideways scroll and no text running out of its box."""
+    no_horizontal_overflow(page, where)
+    cut = page.evaluate(OVERFLOWING)
+    assert cut == [], f"{where}: text overflows its box:\n" + "\n".join(cut)
+
+
 def shot(screenshot, page: Page, name: str) -> None:
     """A full-page screenshot taken from the top, so the sticky header sits where it belongs."""
     page.evaluate("window.scrollTo(0, 0)")

@@ -1,6 +1,10 @@
 """Accessibility with axe-core (vendored for tests only in tests/e2e/vendor): the main pages,
 anonymous, as the game master and as a player, in every language (light; dark in English and Polish),
-have no serious or critical violations (WCAG 2.1 A/AA: contrast, names, labels...)."""
+have no serious or critical violations (WCAG 2.1 A/AA: contrast, names, labels...).
+
+The player's walk in the light scheme also checks that the main pages fit a phone in each
+language (issue 34 item 5, SPEC R11.3): no sideways scroll, no text cut, each saved to
+test-artifacts/ as lang-<code>-<page>.png — one walk, not a second one over the same pages."""
 
 from __future__ import annotations
 
@@ -10,7 +14,7 @@ import pytest
 from playwright.sync_api import Page, expect
 
 from app.core.i18n import LOCALE_NAMES, LOCALES
-from tests.e2e.campaign_setup import Setup, language_button, running_campaign
+from tests.e2e.campaign_setup import Setup, api, fits_a_phone, language_button, running_campaign, shot
 from tests.e2e.campaign_setup import login as _login
 from tests.e2e.conftest import PHONE
 
@@ -63,7 +67,7 @@ SCHEMES = [(lang, "light") for lang in LOCALES] + [("en", "dark"), ("pl", "dark"
 
 
 @pytest.mark.parametrize(("lang", "scheme"), SCHEMES, ids=[f"{lang}-{scheme}" for lang, scheme in SCHEMES])
-def test_e2e_r11_3_main_pages_have_no_serious_axe_violations(new_page, campaign, lang, scheme):
+def test_e2e_r11_3_main_pages_have_no_serious_axe_violations(new_page, screenshot, campaign, lang, scheme):
     problems: list[str] = []
     base = campaign.base
 
@@ -93,27 +97,47 @@ def test_e2e_r11_3_main_pages_have_no_serious_axe_violations(new_page, campaign,
         problems += _axe(gm, f"{path} (game master)")
 
     player = _audited(new_page(f"player-{lang}-{scheme}", color_scheme=scheme))
-    _login(player, campaign.players[0])
+    ork = campaign.players[0]
+    _login(player, ork)
     _ensure_lang(player, lang)
-    for path in (
-        base,
-        f"{base}/map",
-        f"{base}/company",
-        f"{base}/shop",
-        f"{base}/warbands",
-        f"{base}/warbands/new",
-        f"{base}/warbands/{campaign.warband_id}/edit",
-        f"{base}/orders",
-        f"{base}/battles",
-        f"{base}/rules",
-        f"{base}/chronicle",
+    # The picker in the account menu saved the language on the account (or it was saved before).
+    assert api(player, campaign.tokens[ork], "GET", "/me")["locale"] in ({None, "en"} if lang == "en" else {lang})
+    fits = scheme == "light"
+
+    def fit(name: str) -> None:
+        if fits:
+            player.wait_for_load_state("networkidle")
+            shot(screenshot, player, f"lang-{lang}-{name}")
+            fits_a_phone(player, f"{name} in {lang}")
+
+    for path, name in (
+        (base, "dashboard"),
+        (f"{base}/map", "map"),
+        (f"{base}/company", "company"),
+        (f"{base}/shop", None),
+        (f"{base}/warbands", None),
+        (f"{base}/warbands/new", None),
+        (f"{base}/warbands/{campaign.warband_id}/edit", None),
+        (f"{base}/orders", "orders"),
+        (f"{base}/battles", "battles"),
+        (f"{base}/rules", None),
+        (f"{base}/chronicle", "chronicle"),
     ):
         player.goto(path)
         assert player.locator("html").get_attribute("lang") == lang
         problems += _axe(player, f"{path} (player)")
+        if name:
+            fit(name)
+    player.goto(f"{base}/battles")
     battle = player.locator("main a.battle-card").first
-    if battle.count():
-        battle.click()
-        problems += _axe(player, f"{player.url} (player's battle)")
+    expect(battle).to_be_visible()
+    battle.click()
+    problems += _axe(player, f"{player.url} (player's battle)")
+    fit("battle")
+    if fits:  # the account menu open over the page: every language named in its own, none cut
+        player.goto(base)
+        language_button(player, "English" if lang != "en" else "Polski")
+        shot(screenshot, player, f"lang-{lang}-account-menu")
+        fits_a_phone(player, f"the account menu in {lang}")
 
     assert not problems, f"{len(problems)} serious or critical axe violations ({lang}, {scheme}):\n" + "\n".join(problems)
