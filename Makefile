@@ -5,7 +5,8 @@ VENV := .venv
 BIN := $(VENV)/bin
 PG_URL ?= postgresql://postgres@127.0.0.1:5432/test
 # -rs: a skipped test says why in the summary (each is one the other database's run covers).
-PYTEST := $(BIN)/pytest -p no:cacheprovider -rs
+# --durations: each suite's slowest tests, so a CI log shows where the time of issue 31 goes.
+PYTEST := $(BIN)/pytest -p no:cacheprovider -rs --durations=15
 # Python keeps the bytecode it compiles (ignored by git; kept out of the package by MANIFEST.in
 # and pyproject.toml), even where the shell says not to: each test worker, server and command the
 # suite starts then reads the app and the tests compiled, not compiling them again (about 8 s a
