@@ -22,16 +22,21 @@ PORT = 8000
 .PHONY: lint run test test-sqlite test-postgres test-e2e test-fuzz i18n chromium vnu lighthouse clean bench bench-load
 
 # `make run` installs what the server needs; the test and fuzzing tools come with `make test`.
+# uv installs the same pinned versions as pip in seconds rather than most of a minute (issue 31);
+# where no uv wheel installs, pip does it. A club's plain `pip install` is checked by test-package.
+UV := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
+comma := ,
+INSTALL = { $(BIN)/pip install -q $(UV) && $(BIN)/uv pip install -q --python $(BIN)/python $(1); } || $(BIN)/pip install -q $(1)
+
 $(BIN)/.server: pyproject.toml
-	@echo "Installing Hideout into $(VENV) (about a minute)…"
+	@echo "Installing Hideout into $(VENV)…"
 	$(PYTHON) -m venv $(VENV)
-	$(BIN)/pip install -q --upgrade pip
-	$(BIN)/pip install -q -e .
+	$(call INSTALL,-e .)
 	touch $@
 
 $(BIN)/.installed: $(BIN)/.server
 	@echo "Installing the test tools into $(VENV)…"
-	$(BIN)/pip install -q -e '.[dev,fuzz]'
+	$(call INSTALL,-e '.[dev$(comma)fuzz]')
 	touch $@
 
 ## Install, migrate, seed the demo campaign and serve on http://$(HOST):$(PORT) (default 127.0.0.1:8000)
@@ -67,9 +72,12 @@ test-postgres: $(BIN)/.installed vnu
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
 	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
 
+# The browser tests mostly wait (on Chromium, on the server, on a page settling): two workers
+# kept the two cores about 40 % busy, four about half, and the suite took 287 s instead of 346 s.
+E2E_WORKERS ?= 4
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(E2E_WORKERS) tests/e2e
 
 ## ruff (lint and format), import-linter's layer contracts, mypy (pyproject.toml), and the sizes of issue 31 (tools/sizes.py)
 lint: $(BIN)/.installed
