@@ -72,12 +72,9 @@ test-postgres: $(BIN)/.installed vnu
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
 	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
 
-# The browser tests mostly wait (on Chromium, on the server, on a page settling): two workers
-# kept the two cores about 40 % busy, four about half, and the suite took 287 s instead of 346 s.
-E2E_WORKERS ?= 4
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(E2E_WORKERS) tests/e2e
+	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
 
 ## ruff (lint and format), import-linter's layer contracts, mypy (pyproject.toml), and the sizes of issue 31 (tools/sizes.py)
 lint: $(BIN)/.installed
