@@ -29,7 +29,7 @@ comma := ,
 INSTALL = { $(BIN)/pip install -q $(UV) && $(BIN)/uv pip install -q --python $(BIN)/python $(1); } || $(BIN)/pip install -q $(1)
 
 $(BIN)/.server: pyproject.toml
-	@echo "Installing Hideout into $(VENV)…"
+	@echo "Installing Hideout into $(VENV) (under a minute)…"
 	$(PYTHON) -m venv $(VENV)
 	$(call INSTALL,-e .)
 	touch $@

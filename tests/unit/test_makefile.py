@@ -28,4 +28,4 @@ def test_make_run_says_it_is_installing():
     if not shutil.which("make"):
         pytest.skip("make is not installed")
     out = subprocess.run(["make", "-n", "-B", "run"], cwd=REPO, capture_output=True, text=True, check=True).stdout
-    assert "Installing Hideout into .venv (about a minute)" in out
+    assert "Installing Hideout into .venv (under a minute)" in out
