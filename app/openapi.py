@@ -15,7 +15,6 @@ from typing import Any
 from fastapi import FastAPI
 from fastapi.openapi.utils import get_openapi
 
-from app.core.routing import documented_routes
 from app.idempotency.middleware import never_kept
 
 OPERATION_IDS: dict[tuple[str, str], str] = {
@@ -216,27 +215,12 @@ def build(app: FastAPI, prefix: str) -> dict[str, Any]:
     return document
 
 
-# Documents already built in this process, by what they are built from. A server makes one app,
-# but the test suite makes one per test, and building costs about a second of FastAPI's analysis
-# of every endpoint (issue 31); apps with the same routes (the same route objects, held here so
-# none is replaced by another at the same address) and the same title share one document.
-_BUILT: dict[tuple[Any, ...], tuple[tuple[Any, ...], dict[str, Any]]] = {}
-_BUILT_AT_MOST = 8
-
-
 def install(app: FastAPI, prefix: str) -> None:
-    """The document is built once per app, as FastAPI does, or taken from an app like it."""
+    """The document is built once per app, as FastAPI does."""
 
     def openapi() -> dict[str, Any]:
         if app.openapi_schema is None:
-            # Routes compare by path, not identity: keyed by id, and kept alive with the document.
-            routes = tuple(documented_routes(app))
-            key = (prefix, app.title, app.version, app.description, tuple((id(r), path) for r, path in routes))
-            if key not in _BUILT:
-                if len(_BUILT) >= _BUILT_AT_MOST:
-                    _BUILT.pop(next(iter(_BUILT)))
-                _BUILT[key] = (routes, build(app, prefix))
-            app.openapi_schema = _BUILT[key][1]
+            app.openapi_schema = build(app, prefix)
         return app.openapi_schema
 
     app.openapi = openapi  # type: ignore[method-assign]

@@ -28,18 +28,14 @@ def _schema_routes(app) -> Iterator[tuple[BaseRoute, str]]:
             yield from paths
 
 
-def documented_routes(app) -> list[tuple[APIRoute, str]]:
-    """The routes the OpenAPI document shows, each with its full path."""
-    return [(route, path) for route, path in _schema_routes(app) if isinstance(route, APIRoute) and route.include_in_schema]
-
-
 def api_operations(app) -> dict[str, set[str]]:
     """Every path of the OpenAPI document with its methods, read off the routes themselves:
     generating the document costs a worker 10 MB it then keeps (issue 37), and a write asks
     this (app/archive/deps.py). The same paths and methods as `app.openapi()` (tested)."""
     found: dict[str, set[str]] = {}
-    for route, path in documented_routes(app):
-        found.setdefault(compile_path(path)[1], set()).update(m for m in route.methods or () if m != "HEAD")
+    for route, path in _schema_routes(app):
+        if isinstance(route, APIRoute) and route.include_in_schema:
+            found.setdefault(compile_path(path)[1], set()).update(m for m in route.methods or () if m != "HEAD")
     return found
 
 

@@ -7,7 +7,7 @@ from __future__ import annotations
 import re
 from pathlib import Path
 
-from app.main import API_PREFIX, create_app
+from app.main import API_PREFIX
 
 REPO = Path(__file__).resolve().parents[2]
 CONTRACT = REPO / "docs" / "api.md"
@@ -60,22 +60,3 @@ def test_the_parser_reads_sibling_paths_and_method_lists():
 def test_the_readme_and_the_openapi_document_point_to_the_contract(app):
     assert "docs/api.md" in (REPO / "README.md").read_text()
     assert "docs/api.md" in app.openapi()["info"]["description"]
-
-
-def test_issue31_apps_with_the_same_routes_share_one_document_and_a_new_route_gets_its_own(app, settings):
-    """The test suite makes an app per test: the document is built once for apps alike, and a
-    change to what it is built from (a route, the title) builds another."""
-    twin = create_app(settings)
-    assert twin.openapi() is app.openapi()
-
-    changed = create_app(settings)
-
-    @changed.get(API_PREFIX + "/issue31-extra")
-    def extra() -> dict:
-        return {}
-
-    assert API_PREFIX + "/issue31-extra" in changed.openapi()["paths"]
-    assert API_PREFIX + "/issue31-extra" not in app.openapi()["paths"]
-    renamed = create_app(settings)
-    renamed.title = "Another Hideout"
-    assert renamed.openapi()["info"]["title"] == "Another Hideout" and app.openapi()["info"]["title"] == "Hideout API"
