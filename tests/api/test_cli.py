@@ -8,10 +8,9 @@ from pathlib import Path
 import pytest
 
 from app.core.settings import Settings
-from tests.load.fault_helpers import ON_POSTGRESQL
+from tests.load.fault_helpers import sqlite_run_only
 
-# Each command here runs on an SQLite file of its own, whichever database the suite runs on.
-pytestmark = pytest.mark.skipif(ON_POSTGRESQL, reason="the commands run on SQLite files of their own: the SQLite run covers them")
+pytestmark = sqlite_run_only  # each command here runs on an SQLite file of its own
 
 ROOT = Path(__file__).resolve().parents[2]  # the checkout
 

@@ -20,8 +20,9 @@ from sqlalchemy.engine import make_url
 
 TEST_DB = os.environ.get("TEST_DATABASE_URL", "")
 ON_POSTGRESQL = TEST_DB.startswith("postgresql")
-# A test of SQLite's own file (its disk, its backup API) runs once, in the SQLite run.
-sqlite_run_only = pytest.mark.skipif(ON_POSTGRESQL, reason="tests SQLite's own file: the SQLite run covers it")
+# A test of SQLite's own file (its disk, its backup API), or one whose commands, servers or bench
+# make an SQLite file of their own whatever TEST_DATABASE_URL says, runs once, in the SQLite run.
+sqlite_run_only = pytest.mark.skipif(ON_POSTGRESQL, reason="works on an SQLite file of its own: the SQLite run covers it")
 
 
 def admin_connect() -> psycopg.Connection:

@@ -1,13 +1,10 @@
 """`make bench` runs outside the suite's pass/fail (its timings are noisy), but its quick form
 runs here so the bench cannot rot (issue 17): every measure is taken and printed."""
 
-import pytest
-
 from bench import report, request_cpu
-from tests.load.fault_helpers import ON_POSTGRESQL
+from tests.load.fault_helpers import sqlite_run_only
 
-# The bench makes its own SQLite database (BENCH_DATABASE_URL aside), whichever one the suite runs on.
-pytestmark = pytest.mark.skipif(ON_POSTGRESQL, reason="the bench runs on an SQLite file of its own: the SQLite run covers it")
+pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
 
 
 def test_bench_report_quick_form_prints_every_measure(capsys):

@@ -19,11 +19,10 @@ import pytest
 from tests.builders.accounts import token_headers
 from tests.builders.campaigns import running_campaign
 from tests.builders.pages import login, post
-from tests.load.fault_helpers import ON_POSTGRESQL
+from tests.load.fault_helpers import sqlite_run_only
 from tests.load.servers import HideoutProcess, start_servers
 
-# Its servers run on SQLite files of their own, whichever database the suite runs on.
-pytestmark = pytest.mark.skipif(ON_POSTGRESQL, reason="its servers run on SQLite files of their own: the SQLite run covers it")
+pytestmark = sqlite_run_only  # its servers run on SQLite files of their own (PostgreSQL's streams: test_live_workers.py)
 
 # What a club's systemd unit may rely on (docs/deploy.md sets TimeoutStopSec above it).
 SHUTDOWN_BOUND = 5.0

@@ -49,7 +49,7 @@ def hideout(tmp_path, *args):
 
 
 @pytest.mark.load
-@sqlite_run_only  # the commands' files are SQLite's and var/'s, whichever database the suite runs on
+@sqlite_run_only  # the commands' files are SQLite's and var/'s
 def test_R28_10_the_database_backups_and_exports_are_the_owners_alone_even_written_over_readable_files(tmp_path):
     hideout(tmp_path, "demo")
     var = tmp_path / "var"
