@@ -26,11 +26,12 @@ PORT = 8000
 # where no uv wheel installs, pip does it. A club's plain `pip install` is checked by test-package.
 UV := $(shell grep -o '"uv==[^"]*"' pyproject.toml | tr -d '"')
 comma := ,
-INSTALL = { $(BIN)/pip install -q $(UV) && $(BIN)/uv pip install -q --python $(BIN)/python $(1); } || $(BIN)/pip install -q $(1)
+INSTALL = { [ -x $(BIN)/uv ] && $(BIN)/uv pip install -q --python $(BIN)/python $(1); } || $(BIN)/pip install -q $(1)
 
 $(BIN)/.server: pyproject.toml
 	@echo "Installing Hideout into $(VENV) (under a minute)…"
 	$(PYTHON) -m venv $(VENV)
+	$(BIN)/pip install -q $(UV) || echo "uv did not install: pip installs Hideout instead."
 	$(call INSTALL,-e .)
 	touch $@
 
