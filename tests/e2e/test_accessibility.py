@@ -8,6 +8,7 @@ test-artifacts/ as lang-<code>-<page>.png — one walk, not a second one over th
 
 from __future__ import annotations
 
+import re
 from pathlib import Path
 
 import pytest
@@ -132,6 +133,8 @@ def test_e2e_r11_3_main_pages_have_no_serious_axe_violations(new_page, screensho
     battle = player.locator("main a.battle-card").first
     expect(battle).to_be_visible()
     battle.click()
+    # The click does not wait for the battle page: axe must not run in the list's unloading document.
+    player.wait_for_url(re.compile(r"/battles/\d+$"))
     problems += _axe(player, f"{player.url} (player's battle)")
     fit("battle")
     if fits:  # the account menu open over the page: every language named in its own, none cut
