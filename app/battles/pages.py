@@ -27,7 +27,8 @@ LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw
 @router.get("/campaigns/{cid}/battles")
 def battles(page: CampaignPage, round: int | None = QueryRound()):
     session, viewer, cid = page.session, page.viewer, page.cid
-    views = service.battles_of(session, viewer.campaign, round)
+    # The list names who fights, not with what: the rosters stay unread (issue 37).
+    views = service.battles_of(session, viewer.campaign, round, rosters=False)
     me = viewer.player.id if viewer.player else None
     views.sort(key=lambda v: (me not in v.participants, v.battle.id))
     shown_round = viewer.campaign.round if round is None else round

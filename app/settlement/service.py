@@ -11,14 +11,15 @@ import random
 import secrets
 from dataclasses import dataclass
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.battles import service as battles
 from app.campaigns.models import Campaign
 from app.campaigns.service import nicknames
 from app.companies.models import Company, CompanyModel
-from app.core.db import utcnow
+from app.core.db import read_rows, utcnow
 from app.settlement import rules
 from app.settlement.closing import MODEL_FIELDS, close, reopen
 from app.settlement.models import Settlement
@@ -133,17 +134,17 @@ def pending_seen_by(session: Session, viewer: Viewer, views: list[battles.Battle
     return pending(session, viewer.campaign, views, me)
 
 
+# Each settlement's state in these battles, built once: a to-do list reads it on every page.
+_STATUSES = select(Settlement.battle_id, Settlement.warband_id, Settlement.status).where(
+    col(Settlement.battle_id).in_(bindparam("ids", expanding=True))
+)
+
+
 def pending(session: Session, campaign: Campaign, views: list[battles.BattleView], player_id: int | None = None) -> list[Pending]:
     """Every warband of these battles without a closed settlement (one statement)."""
     ids = [v.battle.id for v in views]
-    rows = (
-        {
-            (s.battle_id, s.warband_id): s.status
-            for s in session.exec(select(Settlement).where(Settlement.battle_id.in_(ids))).all()
-        }
-        if ids
-        else {}
-    )
+    found = read_rows(session, _STATUSES, {"ids": ids}) if ids else []
+    rows = {(battle_id, warband_id): status for battle_id, warband_id, status in found}
     result = []
     for v in views:
         for w in v.warbands:
