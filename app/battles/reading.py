@@ -31,8 +31,8 @@ _ROUND_BATTLES = select(Battle.__table__).where(
     Battle.campaign_id == bindparam("campaign_id"), Battle.round == bindparam("round")
 )
 _FIGHTS = Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == bindparam("player_id")))
-_TODO_BATTLES = {False: _ROUND_BATTLES.order_by(Battle.id), True: _ROUND_BATTLES.where(_FIGHTS).order_by(Battle.id)}
-_TODO_WARBANDS = (
+_LISTED_BATTLES = {False: _ROUND_BATTLES.order_by(Battle.id), True: _ROUND_BATTLES.where(_FIGHTS).order_by(Battle.id)}
+_LISTED_WARBANDS = (
     select(*[c for c in BattleWarband.__table__.c if c.name != "roster"])
     .where(BattleWarband.battle_id.in_(bindparam("ids", expanding=True)))
     .order_by(BattleWarband.side, BattleWarband.id)
@@ -99,7 +99,7 @@ def battles_of(
     round_ = campaign.round if round_ is None else round_
     if not rosters and battle_ids is None:
         params = {"campaign_id": campaign.id, "round": round_, "player_id": player_id}
-        battles = list(read_rows(session, _TODO_BATTLES[player_id is not None], params).all())
+        battles = list(read_rows(session, _LISTED_BATTLES[player_id is not None], params).all())
     else:
         query = select(Battle).where(Battle.campaign_id == campaign.id)
         if player_id is not None:
@@ -110,8 +110,12 @@ def battles_of(
     warbands: dict[int, list[BattleWarband]] = defaultdict(list)
     confirmations: dict[int, set[int]] = defaultdict(set)
     if ids:
-        query = select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)
-        for w in session.exec(query).all() if rosters else read_rows(session, _TODO_WARBANDS, {"ids": ids}).all():
+        if rosters:
+            query = select(BattleWarband).where(BattleWarband.battle_id.in_(ids)).order_by(BattleWarband.side, BattleWarband.id)
+            found = session.exec(query).all()
+        else:
+            found = read_rows(session, _LISTED_WARBANDS, {"ids": ids}).all()
+        for w in found:
             warbands[w.battle_id].append(w)
         for battle_id, confirmed_by in read_rows(session, _CONFIRMATIONS, {"ids": ids}).all():
             confirmations[battle_id].add(confirmed_by)
