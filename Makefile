@@ -97,11 +97,17 @@ test-package: $(BIN)/.installed
 	$(BIN)/python tools/check_package.py
 
 ## Debian's Chromium for the browser tests (never a downloaded browser build)
+# The browser suite drives Debian's chromium-headless-shell, built from the same Chromium
+# source: it renders pages as Chromium does, without the full browser's windowing, and the
+# suite takes 40 % less time in it (issue 31: 237 s -> 141 s). Where Debian has no such
+# package, the tests use chromium itself (tests/e2e/conftest.py).
 chromium:
-	@command -v chromium >/dev/null 2>&1 || { \
-	  echo "Installing Debian's chromium package..."; \
+	@{ command -v chromium && command -v chromium-headless-shell; } >/dev/null 2>&1 || { \
+	  echo "Installing Debian's chromium and chromium-headless-shell packages..."; \
 	  SUDO=$$( [ "$$(id -u)" = 0 ] || echo sudo ); \
-	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null; }
+	  $$SUDO apt-get update -qq && DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium fonts-dejavu-core >/dev/null && \
+	  { DEBIAN_FRONTEND=noninteractive $$SUDO apt-get install -y -qq chromium-headless-shell >/dev/null 2>&1 || \
+	    echo "No chromium-headless-shell package here: the browser tests run in chromium."; }; }
 
 # Node tools (issue 30) live in tools/node/, ignored by git; Java and npm are Debian's packages.
 NODE_TOOLS := tools/node
