@@ -103,9 +103,9 @@ def battles_of(
     else:
         query = select(Battle).where(Battle.campaign_id == campaign.id)
         if player_id is not None:
-            query = query.where(Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == player_id)))
+            query = query.where(_FIGHTS)
         query = query.where(Battle.id.in_(battle_ids) if battle_ids is not None else Battle.round == round_)
-        battles = list(session.exec(query.order_by(Battle.id)).all())
+        battles = list(session.exec(query.order_by(Battle.id), params={"player_id": player_id}).all())
     ids = [b.id for b in battles]
     warbands: dict[int, list[BattleWarband]] = defaultdict(list)
     confirmations: dict[int, set[int]] = defaultdict(set)
