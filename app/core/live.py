@@ -18,9 +18,8 @@ import threading
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-import psycopg
 import structlog
-from sqlalchemy import event, text
+from sqlalchemy import Engine, event, text
 from sqlmodel import Session
 
 log = structlog.get_logger()
@@ -114,20 +113,24 @@ class Broker:
 
     # --- PostgreSQL: one LISTEN connection per process ---------------------------------------
 
-    def ensure_listener(self, url: str) -> None:
+    def ensure_listener(self, engine: Engine) -> None:
         """Start this process's LISTEN task once (on the loop of the first stream)."""
-        if not url.startswith("postgresql"):
+        if engine.dialect.name != "postgresql":
             return
         if self._listener is not None and not self._listener.done():
             return
-        self._listener = asyncio.get_running_loop().create_task(self._listen(url))
+        # psycopg as the engine loaded it: a server on SQLite never loads the driver and its
+        # libpq (about 10 MB of each worker, issue 37).
+        driver = engine.dialect.loaded_dbapi
+        url = engine.url.render_as_string(hide_password=False)
+        self._listener = asyncio.get_running_loop().create_task(self._listen(driver, url))
 
-    async def _listen(self, url: str) -> None:
+    async def _listen(self, driver, url: str) -> None:
         conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
         delay = 0.5
         while not self.closing:
             try:
-                async with await psycopg.AsyncConnection.connect(conninfo, autocommit=True) as conn:
+                async with await driver.AsyncConnection.connect(conninfo, autocommit=True) as conn:
                     await conn.execute(f"LISTEN {CHANNEL}")
                     delay = 0.5
                     # After a reconnect a notification may have been missed: wake everyone,

@@ -139,7 +139,7 @@ def _poll(engine, settings, stream: Stream) -> Poll:
 async def _frames(request: Request, stream: Stream, sub, first: list[str]) -> AsyncIterator[str]:
     settings, engine = request.app.state.settings, request.app.state.engine
     sub.woken.set()  # read once at once: what committed while this stream was opening
-    broker.ensure_listener(engine.url.render_as_string(hide_password=False))
+    broker.ensure_listener(engine)
     beat = settings.live_heartbeat_seconds
     gone = asyncio.Event()
     watcher = asyncio.get_running_loop().create_task(_watch_disconnect(request, sub, gone))

@@ -10,9 +10,7 @@ re-render, too few would show a stale page."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, event, inspect, select
-from sqlalchemy.dialects.postgresql import insert as pg_insert
-from sqlalchemy.dialects.sqlite import insert as sqlite_insert
+from sqlalchemy import bindparam, event, inspect, select, text
 from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
 from sqlmodel import Session, SQLModel
@@ -143,6 +141,14 @@ def _set_columns(statement) -> set[str] | None:
     return {getattr(column, "key", None) or str(column) for column in values}
 
 
+# PostgreSQL and SQLite write an upsert alike: one statement for both, and a SQLite server loads
+# no PostgreSQL dialect for it (2 MB of each worker, issue 37).
+_BUMP = text(
+    f"INSERT INTO {CampaignVersion.__tablename__} (campaign_id, version) VALUES (:campaign_id, 1) "
+    f"ON CONFLICT (campaign_id) DO UPDATE SET version = {CampaignVersion.__tablename__}.version + 1"
+)
+
+
 @event.listens_for(Session, "before_commit")
 def _bump(session: Session) -> None:
     session.flush()  # before_commit comes before commit's own flush: count what it would write
@@ -155,12 +161,8 @@ def _bump(session: Session) -> None:
         campaigns |= set(session.execute(select(rows.c.campaign_id).where(rows.c.id.in_(sorted(ids)))).scalars())
     if not campaigns:
         return
-    insert = pg_insert if session.get_bind().dialect.name == "postgresql" else sqlite_insert
     for campaign_id in sorted(campaigns):
-        statement = insert(CampaignVersion).values(campaign_id=campaign_id, version=1)
-        session.execute(
-            statement.on_conflict_do_update(index_elements=["campaign_id"], set_={"version": CampaignVersion.version + 1})
-        )
+        session.execute(_BUMP, {"campaign_id": campaign_id})
     session.info.pop(KEY, None)
 
 

@@ -124,8 +124,13 @@ def test_issue31_serve_without_the_demo_imports_no_domain_before_it_execs(tmp_pa
 
 
 def test_issue37_the_serving_process_imports_no_migration_tool_demo_or_command(tmp_path):
-    # rich and watchfiles: optional imports of structlog and uvicorn that serving never uses.
-    unused = "('alembic', 'app.demo', 'app.cli', 'app.exports.cli', 'app.season.cli', 'rich', 'watchfiles')"
+    # rich and watchfiles: optional imports of structlog and uvicorn that serving never uses;
+    # psycopg (with its libpq, 10 MB) and SQLAlchemy's PostgreSQL dialect: a server on SQLite
+    # (the default database here) has no use for them.
+    unused = (
+        "('alembic', 'app.demo', 'app.cli', 'app.exports.cli', 'app.season.cli', 'rich', 'watchfiles', "
+        "'psycopg', 'sqlalchemy.dialects.postgresql')"
+    )
     probe = f"import sys, app.server, app.asgi; print(sorted(m for m in {unused} if sys.modules.get(m) is not None))"
     env = {**os.environ, "HIDEOUT_VAR_DIR": str(tmp_path), "HIDEOUT_SECRET_KEY": "probe-secret-key-that-is-long-enough"}
     done = subprocess.run([sys.executable, "-c", probe], cwd=REPO, env=env, capture_output=True, text=True, timeout=120)
