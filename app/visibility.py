@@ -216,27 +216,33 @@ def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
     return row
 
 
+# Built once: a player's dashboard reads the alliances on every page (issue 37).
+_ALLIANCES = select(Alliance).where(Alliance.campaign_id == bindparam("campaign_id")).order_by(col(Alliance.id).desc())
+_ALLIANCES_OF_ROUND = (
+    select(Alliance)
+    .where(Alliance.campaign_id == bindparam("campaign_id"), Alliance.round == bindparam("round"))
+    .order_by(col(Alliance.id).desc())
+)
+_ALLIANCES_OF_PLAYER = select(AllianceMember.alliance_id).where(
+    AllianceMember.campaign_id == bindparam("campaign_id"),
+    AllianceMember.player_id == bindparam("player_id"),
+    col(AllianceMember.status).in_(("invited", "member")),
+)
+
+
 def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = None):
     """R8.8: a mission alliance is seen by its members and invitees until its round's Battles
     — not by the GM, not by other players — and by every member of the campaign from then on
     (the live ones: not one its initiator ended, not one nobody joined)."""
     campaign = viewer.campaign
-    query = select(Alliance).where(Alliance.campaign_id == campaign.id)
-    if round_ is not None:
-        query = query.where(Alliance.round == round_)
-    rows = list(session.exec(query.order_by(col(Alliance.id).desc())).all())
+    if round_ is None:
+        rows = list(session.exec(_ALLIANCES, params={"campaign_id": campaign.id}).all())
+    else:
+        rows = list(session.exec(_ALLIANCES_OF_ROUND, params={"campaign_id": campaign.id, "round": round_}).all())
     me = viewer.player.id if viewer.player else None
     mine: set[int] = set()
     if me is not None and rows:
-        mine = set(
-            session.exec(
-                select(AllianceMember.alliance_id).where(
-                    AllianceMember.campaign_id == campaign.id,
-                    AllianceMember.player_id == me,
-                    col(AllianceMember.status).in_(("invited", "member")),
-                )
-            ).all()
-        )
+        mine = set(session.exec(_ALLIANCES_OF_PLAYER, params={"campaign_id": campaign.id, "player_id": me}).all())
     public = {a.id for a in rows if orders_public(campaign, a.round) and a.status != "ended"}
     if public:
         joined = set(

@@ -7,6 +7,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from app.battles import rules as battle_rules
@@ -109,17 +110,21 @@ class Waiting:
         return len(self.requests) + len(self.invitations)
 
 
+# Built once: every page of a player's dashboard asks it (building it cost as much as running it).
+_PENDING = (
+    select(GuildRequest, Guild)
+    .join(Guild, Guild.id == GuildRequest.guild_id)
+    .where(GuildRequest.campaign_id == bindparam("campaign_id"), GuildRequest.status == "pending", Guild.status == "active")
+    .order_by(GuildRequest.id)
+)
+
+
 def waiting(session: Session, viewer: Viewer) -> Waiting:
     result = Waiting()
     if viewer.player is None or not viewer.campaign.modules.get(MODULE) or viewer.campaign.status != "running":
         return result
     me = viewer.player.id
-    rows = session.exec(
-        select(GuildRequest, Guild)
-        .join(Guild, Guild.id == GuildRequest.guild_id)
-        .where(GuildRequest.campaign_id == viewer.campaign.id, GuildRequest.status == "pending", Guild.status == "active")
-        .order_by(GuildRequest.id)
-    ).all()
+    rows = session.exec(_PENDING, params={"campaign_id": viewer.campaign.id}).all()
     for r, g in rows:
         if r.kind == "request" and g.founder_player_id == me:
             result.requests.append((r, g))
