@@ -165,9 +165,22 @@ def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
 
 # The roster's parts, built once (every page with the roster asks: issue 37).
 _IN_CAMPAIGN = bindparam("campaign_id")
+# A player is in one guild at most and away for one span at most (unique per player): both come
+# with the roster's own row.
 _ROSTER = (
-    select(Player.id, Player.user_id, User.nickname, Player.joined_at, Player.gold)
+    select(
+        Player.id,
+        Player.user_id,
+        User.nickname,
+        Player.joined_at,
+        Player.gold,
+        GuildMember.guild_id,
+        Away.from_round,
+        Away.to_round,
+    )
     .join(User, col(User.id) == Player.user_id)
+    .outerjoin(GuildMember, col(GuildMember.player_id) == Player.id)
+    .outerjoin(Away, col(Away.player_id) == Player.id)
     .where(Player.campaign_id == _IN_CAMPAIGN)
     .order_by(Player.id)
 )
@@ -177,20 +190,25 @@ _OWNED = (
     .where(Place.campaign_id == _IN_CAMPAIGN, col(Place.owner_player_id).is_not(None))
     .order_by(Place.id)
 )
-_GUILDS = select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == _IN_CAMPAIGN)
-_AWAY = select(Away.player_id, Away.from_round, Away.to_round).where(Away.campaign_id == _IN_CAMPAIGN)
 
 
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
-    """Five statements whatever the roster size (six with a GM viewer: the hidden gold). Gold is there only where `viewer` may see
-    it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
+    """Three statements whatever the roster size (four with a GM viewer: the hidden gold). Gold is there only where `viewer` may
+    see it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).
     cid = {"campaign_id": campaign_id}
-    rows = read_rows(session, _ROSTER, cid).all()
     by_id = {
-        pid: PlayerRow(pid, user_id, nick, joined_at, gold if viewer is not None and viewer.sees_balance_of(pid) else None)
-        for pid, user_id, nick, joined_at, gold in rows
+        pid: PlayerRow(
+            pid,
+            user_id,
+            nick,
+            joined_at,
+            gold if viewer is not None and viewer.sees_balance_of(pid) else None,
+            guild_id=guild_id,  # R8.1
+            away=None if from_round is None else {"from_round": from_round, "to_round": to_round},
+        )
+        for pid, user_id, nick, joined_at, gold, guild_id, from_round, to_round in read_rows(session, _ROSTER, cid).all()
     }
     for pid, place_id in read_rows(session, _HIDEOUTS, cid).all():
         if pid in by_id:
@@ -202,13 +220,6 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
     for pid, hidden in (hidden_gold(session, viewer) if viewer is not None else {}).items():
         if pid in by_id and by_id[pid].gold is not None:
             by_id[pid].gold -= hidden
-    # Which guild each player is in (R8.1): the guilds' table, read like the hideouts' above.
-    for pid, guild_id in read_rows(session, _GUILDS, cid).all():
-        if pid in by_id:
-            by_id[pid].guild_id = guild_id
-    for pid, from_round, to_round in read_rows(session, _AWAY, cid).all():
-        if pid in by_id:
-            by_id[pid].away = {"from_round": from_round, "to_round": to_round}
     return list(by_id.values())
 
 
@@ -229,7 +240,7 @@ _NICKNAMES = select(Player.id, User.nickname).join(User, col(User.id) == Player.
 
 def nicknames(session: Session, campaign_id: int) -> dict[int, str]:
     """Player id -> nickname in one statement (what most pages need of the roster: `players`
-    reads six)."""
+    reads three)."""
     return dict(read_rows(session, _NICKNAMES, {"campaign_id": campaign_id}).all())
 
 
