@@ -218,11 +218,7 @@ def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
 
 # Built once: a player's dashboard reads the alliances on every page (issue 37).
 _ALLIANCES = select(Alliance).where(Alliance.campaign_id == bindparam("campaign_id")).order_by(col(Alliance.id).desc())
-_ALLIANCES_OF_ROUND = (
-    select(Alliance)
-    .where(Alliance.campaign_id == bindparam("campaign_id"), Alliance.round == bindparam("round"))
-    .order_by(col(Alliance.id).desc())
-)
+_ALLIANCES_OF_ROUND = _ALLIANCES.where(Alliance.round == bindparam("round"))
 _ALLIANCES_OF_PLAYER = select(AllianceMember.alliance_id).where(
     AllianceMember.campaign_id == bindparam("campaign_id"),
     AllianceMember.player_id == bindparam("player_id"),
