@@ -122,11 +122,10 @@ class Broker:
         # psycopg as the engine loaded it: a server on SQLite never loads the driver and its
         # libpq (about 10 MB of each worker, issue 37).
         driver = engine.dialect.loaded_dbapi
-        url = engine.url.render_as_string(hide_password=False)
-        self._listener = asyncio.get_running_loop().create_task(self._listen(driver, url))
+        conninfo = engine.url.set(drivername="postgresql").render_as_string(hide_password=False)
+        self._listener = asyncio.get_running_loop().create_task(self._listen(driver, conninfo))
 
-    async def _listen(self, driver, url: str) -> None:
-        conninfo = url.replace("postgresql+psycopg://", "postgresql://", 1)
+    async def _listen(self, driver, conninfo: str) -> None:
         delay = 0.5
         while not self.closing:
             try:
