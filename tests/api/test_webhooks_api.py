@@ -13,6 +13,7 @@ import hashlib
 import hmac
 import json
 import socket
+import ssl
 import threading
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
@@ -187,6 +188,26 @@ def test_issue19_a_hook_hears_only_the_categories_it_chose(client, engine, allow
     deliver(engine, allow_private)
     assert [b["kind"] for b in receiver.json()] == ["battle_announced"]
     assert listed(client, gm, cid)[0]["kinds"] == ["battles", "results"]
+
+
+def test_issue37_the_sender_reads_the_trusted_certificates_once_and_still_verifies(
+    client, engine, allow_private, receiver, monkeypatch
+):
+    """Each round of the sender (every poll, every wake-up) read the CA bundle again: ~30 ms of
+    CPU a round on a server with nothing to send. Now once a process, the same checks kept."""
+    made = []
+    real = httpx.create_ssl_context
+    monkeypatch.setattr(httpx, "create_ssl_context", lambda *a, **k: made.append(1) or real(*a, **k))
+    sender._tls.cache_clear()
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
+    add_hook(client, gm, cid, receiver.url)
+    assert deliver(engine, allow_private) == 0  # nothing due yet
+    to_phase(client, gm, cid, "orders")
+    assert deliver(engine, allow_private) == 1 and [b["kind"] for b in receiver.json()] == ["phase_changed"]
+    assert deliver(engine, allow_private) == 0
+    assert made == [1]
+    assert sender._tls().verify_mode == ssl.CERT_REQUIRED and sender._tls().check_hostname
+    sender._tls.cache_clear()
 
 
 def test_issue19_a_rolled_back_change_sends_nothing(client, engine, allow_private, receiver):
