@@ -24,7 +24,7 @@ from app.core.security import CSRF_COOKIE
 from app.models import metadata
 from tests.builders.pages import csrf, shown
 from tests.secrecy.matrix import API, MATRIX, NOT_YET, PARAMS, SURFACES, Action, Other, Read, V, Walk
-from tests.secrecy.world import ORACLE, ROLES, Cast, World, _png
+from tests.secrecy.world import ORACLE, ROLES, Cast, World, _png, markers_in
 
 # --- every route, and every route in the matrix ---------------------------------------------
 
@@ -297,9 +297,7 @@ def _read_one(c: Cast, walk: Walk, method_path, entry: Read, variant: V, world: 
             walk.fail(f"{label}: {r.status_code}; a campaign's outsider is told nothing exists (404)")
     elif r.status_code < 400:
         walk.fail(f"{label}: {r.status_code}, but the matrix says {role} may not read it")
-    for marker in c.markers:
-        if not marker.found_in(body):
-            continue
+    for marker in markers_in(c.markers, body):
         allowed = (
             marker.kind in shows and seen_as in ORACLE[marker.kind](marker) and (marker.world == world.name or not in_campaign)
         )
@@ -508,10 +506,8 @@ def test_r11_2_r11_5_every_write_refused_to_those_who_may_not_make_it_changes_no
                             walk.fail(f"{label}: {r.status_code}; a campaign's outsider is told nothing exists (404)")
                     elif r.status_code < 400:
                         walk.fail(f"{label}: {r.status_code} {r.headers.get('location', '')}; expected a refusal")
-                    for marker in cast.markers:
-                        if marker.found_in(r.text) and not (
-                            seen_as in ORACLE[marker.kind](marker) and marker.world == world.name
-                        ):
+                    for marker in markers_in(cast.markers, r.text):
+                        if not (seen_as in ORACLE[marker.kind](marker) and marker.world == world.name):
                             walk.fail(f"LEAK {label}: the refusal shows {marker.text!r} ({marker.kind} of the {marker.owner})")
                 after = snapshot(engine, settings) if writes.may_have_changed_rows() else before | files(settings)
                 changed = _changed(before, after)

@@ -52,9 +52,28 @@ class Marker:
     revealed: bool = False  # mission alliances: its round's Battles have begun
 
     def found_in(self, body: str) -> bool:
-        if self.text.isdigit():
-            return re.search(rf"(?<![0-9A-Za-z]){self.text}(?![0-9A-Za-z])", body) is not None
-        return self.text in body
+        """Text anywhere; a number only as a whole word (not inside another number or an id)."""
+        return bool(markers_in([self], body))
+
+
+_WORD = re.compile(r"[0-9A-Za-z]+")
+
+
+def markers_in(markers: list[Marker], body: str) -> list[Marker]:
+    """The markers `body` shows, as `Marker.found_in` tells, with the body's words read once
+    for all the numbers (a number is found where it is a whole word): searching the body once
+    for each number was an eighth of the secrecy walks' time (issue 31)."""
+    words: set[str] | None = None
+    shown = []
+    for marker in markers:
+        if marker.text.isdigit():
+            if words is None:
+                words = set(_WORD.findall(body))
+            if marker.text in words:
+                shown.append(marker)
+        elif marker.text in body:
+            shown.append(marker)
+    return shown
 
 
 # Who may see each kind of secret (SPEC R11.2, the decisions of API.md and the issues), in
