@@ -134,7 +134,7 @@ def _fuzz(nickname: str, tmp: Path, args: argparse.Namespace) -> tuple[bool, str
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--max-examples", type=int, default=8)
-    parser.add_argument("--seconds", type=int, default=80, help="time limit of each role's run")
+    parser.add_argument("--seconds", type=int, default=300, help="a role's run taking longer is stopped as hung")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="hideout-fuzz-"))
     with ThreadPoolExecutor(max_workers=2) as pool:
