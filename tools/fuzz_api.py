@@ -134,6 +134,8 @@ def _fuzz(nickname: str, tmp: Path, args: argparse.Namespace) -> tuple[bool, str
 def main() -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--max-examples", type=int, default=8)
+    # Only a run that hangs is stopped: a role's run takes about 75 s alone and twice that beside
+    # the browser suite in `make test` (tools/suites.py).
     parser.add_argument("--seconds", type=int, default=300, help="a role's run taking longer is stopped as hung")
     args = parser.parse_args()
     tmp = Path(tempfile.mkdtemp(prefix="hideout-fuzz-"))

@@ -65,7 +65,10 @@ def run(suite: str, *, buffered: bool) -> tuple[bool, int]:
     """Run one suite; (passed, seconds). Buffered, its whole output is printed when it ends."""
     log = ARTIFACTS / f"{suite}.log" if buffered else None
     begun = time.monotonic()
-    proc = _start(suite, log)
+    return _finish(suite, _start(suite, log), log, begun)
+
+
+def _finish(suite: str, proc: subprocess.Popen, log: Path | None, begun: float) -> tuple[bool, int]:
     code = proc.wait()
     _running.discard(proc)
     seconds = round(time.monotonic() - begun)
@@ -110,7 +113,8 @@ def _run_all(lanes_at_once: int) -> int:
     times: dict[str, int] = {}
     failed: list[str] = []
 
-    beside = _start(BESIDE, ARTIFACTS / f"{BESIDE}.log")
+    beside_log = ARTIFACTS / f"{BESIDE}.log"
+    beside = _start(BESIDE, beside_log)
     passed, times[FIRST] = run(FIRST, buffered=False)
     lanes = LANES if lanes_at_once == 2 else ONE_LANE
     if not passed:
@@ -122,10 +126,8 @@ def _run_all(lanes_at_once: int) -> int:
         for thread in threads:
             thread.join()
 
-    code = beside.wait()
-    _running.discard(beside)
-    _say((ARTIFACTS / f"{BESIDE}.log").read_text(errors="replace") + f"== {BESIDE} (beside the others) ended")
-    if code != 0:
+    passed, times[BESIDE] = _finish(BESIDE, beside, beside_log, start)
+    if not passed:
         failed.append(BESIDE)
     total = round(time.monotonic() - start)
     _say("== seconds: " + ", ".join(f"{suite} {s}" for suite, s in times.items()) + f"; all of them {total}")
