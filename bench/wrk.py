@@ -7,8 +7,9 @@ uvicorn (one worker each, eight connections), measured side by side in one run: 
 pages, bare again, so each page's share of the bare route's requests per second is a ratio of
 neighbouring runs (timings on a shared machine are noisy; such ratios much less so).
 
-Run: `python -m bench.wrk [--database sqlite|postgres|both] [--seconds 5]` (`make bench` runs
+Run: `python -m bench.wrk [--database sqlite|postgres|both] [--seconds 5] [--session-slots N]` (`make bench` runs
 it when wrk is installed: `apt-get install wrk`). Goal: each page at least 5 % of the bare route.
+The last column is the Hideout server's CPU per request over the page's run (from /proc).
 """
 
 from __future__ import annotations
@@ -99,6 +100,12 @@ end
 """
 
 
+def cpu_seconds(pid: int) -> float:
+    """The process's CPU time so far (user and system, every thread), from /proc."""
+    fields = Path(f"/proc/{pid}/stat").read_text().rsplit(")", 1)[1].split()
+    return (int(fields[11]) + int(fields[12])) / os.sysconf("SC_CLK_TCK")
+
+
 def requests_per_second(url: str, seconds: int, headers: dict[str, str] | None = None, script: Path | None = None) -> float:
     cmd = ["wrk", "-t1", f"-c{CONNECTIONS}", f"-d{seconds}s", *(["-s", str(script)] if script else [])]
     for name, value in (headers or {}).items():
@@ -109,13 +116,14 @@ def requests_per_second(url: str, seconds: int, headers: dict[str, str] | None =
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
 
-def measure(kind: str, seconds: int) -> list[tuple[str, float, float]]:
-    """(page, its requests/s, its share of the bare route's) for one database."""
+def measure(kind: str, seconds: int, env: dict | None = None) -> list[tuple[str, float, float, float]]:
+    """(page, its requests/s, its share of the bare route's, the server's CPU milliseconds a
+    request) for one database. The CPU figure moves less with a busy host than the rate."""
     work = Path(tempfile.mkdtemp(prefix=f"hideout-wrk-{kind}-"))
     rows = []
     with database(kind, work, f"hideout_wrk_{os.getpid()}") as url, BareServer(work) as bare_url:
         cid = _demo(url)
-        server = HideoutProcess(work, url, workers=1)
+        server = HideoutProcess(work, url, workers=1, env=env)
         server.start()
         try:
             cookie = _login(server.url)
@@ -132,9 +140,11 @@ def measure(kind: str, seconds: int) -> list[tuple[str, float, float]]:
                     (f"{name}, unchanged (304)", {"If-None-Match": etags[name]}, None),
                 ):
                     before = requests_per_second(bare_url + "/bare", seconds)
+                    cpu = cpu_seconds(server.proc.pid)
                     rate = requests_per_second(page, seconds, {"Cookie": cookie, **extra}, script)
+                    cpu = cpu_seconds(server.proc.pid) - cpu
                     after = requests_per_second(bare_url + "/bare", seconds)
-                    rows.append((label, rate, rate / ((before + after) / 2)))
+                    rows.append((label, rate, rate / ((before + after) / 2), cpu / (rate * seconds) * 1000))
         finally:
             server.stop()
     shutil.rmtree(work, ignore_errors=True)
@@ -153,19 +163,21 @@ def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="sqlite")
     parser.add_argument("--seconds", type=int, default=5)
+    parser.add_argument("--session-slots", type=int, help="the server's HIDEOUT_SESSION_SLOTS (its default otherwise)")
     args = parser.parse_args(argv)
+    env = {"HIDEOUT_SESSION_SLOTS": str(args.session_slots)} if args.session_slots else None
     if not shutil.which("wrk"):
         print("wrk is not installed here (apt-get install wrk): no requests-per-second table.")
         return 0
     kinds = ("sqlite", "postgres") if args.database == "both" else (args.database,)
-    print(f"{'wrk -t1 -c8, one worker':<40} {'database':>9} {'req/s':>8} {'÷ bare':>8}  goal ≥ {GOAL_SHARE:.0%}")
+    print(f"{'wrk -t1 -c8, one worker':<40} {'database':>9} {'req/s':>8} {'÷ bare':>8} {'CPU ms':>7}  goal ≥ {GOAL_SHARE:.0%}")
     for kind in kinds:
         if kind == "postgres" and not _postgres_reachable():
             print(f"PostgreSQL is not reachable at {PG_ADMIN}: its rows are skipped.")
             continue
-        for label, rate, share in measure(kind, args.seconds):
+        for label, rate, share, cpu_ms in measure(kind, args.seconds, env):
             flag = "" if share >= GOAL_SHARE else "  (below the goal)"
-            print(f"{label:<40} {kind:>9} {rate:>8.0f} {share:>8.1%}{flag}")
+            print(f"{label:<40} {kind:>9} {rate:>8.0f} {share:>8.1%} {cpu_ms:>7.2f}{flag}")
     return 0
 
 

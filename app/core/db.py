@@ -169,21 +169,23 @@ def read_rows(session: Session, statement, params: dict | None = None):
     return session.connection().execute(statement, params or {})
 
 
-# At most this many requests hold a database session at once, per process. Each request needs
-# a worker thread to open its session and another to run its route: without a cap, a crowd
-# (issue 20: 200 members) fills every thread with requests waiting for a connection or for
-# SQLite's write lock, and the request holding the lock never gets a thread to finish it. The
-# cap stays below the thread pool (40) and the connection pool (15 on SQLite, 30 on PostgreSQL).
-SESSION_SLOTS = 12
-_SLOTS: weakref.WeakKeyDictionary = weakref.WeakKeyDictionary()
-
-
-def _slots() -> asyncio.Semaphore:
-    """One per event loop (a server has one; the test suite runs several)."""
+# At most `Settings.session_slots` requests hold a database session at once, per process.
+# Each request needs a worker thread to open its session and another to run its route: without
+# a cap, a crowd (issue 20: 200 members) fills every thread with requests waiting for a
+# connection or for SQLite's write lock, and the request holding the lock never gets a thread
+# to finish it. A small cap is also cheaper (issue 37): Python runs one thread at a time, and
+# twelve requests drawing pages at once spent a third of their CPU handing the interpreter
+# lock to each other (`python -m bench.wrk`: the dashboard's server CPU a request). The cap
+# stays below the thread pool (40) and the connection pool (15 on SQLite, 30 on PostgreSQL).
+def _slots(app) -> asyncio.Semaphore:
+    """The app's, one per event loop (a server has one; the test suite runs several)."""
     loop = asyncio.get_running_loop()
-    if loop not in _SLOTS:
-        _SLOTS[loop] = asyncio.Semaphore(SESSION_SLOTS)
-    return _SLOTS[loop]
+    per_loop = getattr(app.state, "slots_by_loop", None)
+    if per_loop is None:
+        per_loop = app.state.slots_by_loop = weakref.WeakKeyDictionary()
+    if loop not in per_loop:
+        per_loop[loop] = asyncio.Semaphore(app.state.settings.session_slots)
+    return per_loop[loop]
 
 
 # The request's unit of work while its route runs: a route that answers with a finished Response
@@ -196,7 +198,7 @@ _OPEN_WORK: ContextVar[list | None] = ContextVar("hideout_open_work", default=No
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """FastAPI dependency: commits when the route returns, rolls back on any error. A request
     waits for a slot here, holding no thread and no connection."""
-    async with _slots():
+    async with _slots(request.app):
         write = request.method in WRITE_METHODS
         work = unit_of_work(request.app.state.engine, write=write)
         # A read's session opens no connection until its first statement: no thread for that.
