@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, or_
+from sqlalchemy import bindparam, func, literal_column, or_, union_all
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
@@ -184,16 +184,24 @@ _ROSTER = (
     .where(Player.campaign_id == _IN_CAMPAIGN)
     .order_by(Player.id)
 )
-_HIDEOUTS = select(Hideout.player_id, Hideout.place_id).where(Hideout.campaign_id == _IN_CAMPAIGN).order_by(Hideout.id)
-_OWNED = (
-    select(Place.owner_player_id, Place.id)
-    .where(Place.campaign_id == _IN_CAMPAIGN, col(Place.owner_player_id).is_not(None))
-    .order_by(Place.id)
-)
+# Hideouts, then owned places, each in the order made: one statement (on PostgreSQL each round
+# trip is a tenth of a millisecond of CPU more: issue 37).
+_HIDEOUT, _OWNED = 0, 1
+_HIDEOUTS_AND_OWNED = union_all(
+    select(
+        literal_column(str(_HIDEOUT)).label("kind"),
+        col(Hideout.player_id).label("player_id"),
+        Hideout.place_id,
+        col(Hideout.id).label("made"),
+    ).where(Hideout.campaign_id == _IN_CAMPAIGN),
+    select(literal_column(str(_OWNED)), Place.owner_player_id, Place.id, Place.id).where(
+        Place.campaign_id == _IN_CAMPAIGN, col(Place.owner_player_id).is_not(None)
+    ),
+).order_by("kind", "made")
 
 
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
-    """Three statements whatever the roster size (four with a GM viewer: the hidden gold). Gold is there only where `viewer` may
+    """Two statements whatever the roster size (three with a GM viewer: the hidden gold). Gold is there only where `viewer` may
     see it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).
@@ -210,12 +218,9 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
         )
         for pid, user_id, nick, joined_at, gold, guild_id, from_round, to_round in read_rows(session, _ROSTER, cid).all()
     }
-    for pid, place_id in read_rows(session, _HIDEOUTS, cid).all():
+    for kind, pid, place_id, _made in read_rows(session, _HIDEOUTS_AND_OWNED, cid).all():
         if pid in by_id:
-            by_id[pid].hideouts.append(place_id)
-    for pid, place_id in read_rows(session, _OWNED, cid).all():
-        if pid in by_id:
-            by_id[pid].places.append(place_id)
+            (by_id[pid].hideouts if kind == _HIDEOUT else by_id[pid].places).append(place_id)
     # The GM's figures leave out what only the owner sees (transfers, R8.11) and still add up.
     for pid, hidden in (hidden_gold(session, viewer) if viewer is not None else {}).items():
         if pid in by_id and by_id[pid].gold is not None:
