@@ -169,23 +169,29 @@ def read_rows(session: Session, statement, params: dict | None = None):
     return session.connection().execute(statement, params or {})
 
 
-# At most `Settings.session_slots` requests hold a database session at once, per process.
-# Each request needs a worker thread to open its session and another to run its route: without
-# a cap, a crowd (issue 20: 200 members) fills every thread with requests waiting for a
-# connection or for SQLite's write lock, and the request holding the lock never gets a thread
-# to finish it. A small cap is also cheaper (issue 37): Python runs one thread at a time, and
-# twelve requests drawing pages at once spent a third of their CPU handing the interpreter
-# lock to each other (`python -m bench.wrk`: the dashboard's server CPU a request). The cap
-# stays below the thread pool (40) and the connection pool (15 on SQLite, 30 on PostgreSQL).
-def _slots(app) -> asyncio.Semaphore:
-    """The app's, one per event loop (a server has one; the test suite runs several)."""
+# At most `Settings.session_slots` reading requests, and as many writing ones, hold a database
+# session at once, per process. Each request needs a worker thread to open its session and
+# another to run its route: without a cap, a crowd (issue 20: 200 members) fills every thread
+# with requests waiting for a connection or for SQLite's write lock, and the request holding
+# the lock never gets a thread to finish it. A small cap is also cheaper (issue 37): Python runs
+# one thread at a time, and twelve requests drawing pages at once spent a third of their CPU
+# handing the interpreter lock to each other (`python -m bench.slots`). Writes have slots of
+# their own: a write waiting for the database's lock (another writer, an import, the CLI) uses
+# no CPU and must not keep the pages waiting. Both caps together stay below the thread pool (40)
+# and the connection pool (15 on SQLite, 30 on PostgreSQL).
+def _slots(app, write: bool) -> asyncio.Semaphore:
+    """The app's reads' or writes' slots, one pair per event loop (a server has one; the test
+    suite runs several)."""
     loop = asyncio.get_running_loop()
     per_loop = getattr(app.state, "slots_by_loop", None)
     if per_loop is None:
         per_loop = app.state.slots_by_loop = weakref.WeakKeyDictionary()
     if loop not in per_loop:
-        per_loop[loop] = asyncio.Semaphore(app.state.settings.session_slots)
-    return per_loop[loop]
+        per_loop[loop] = (
+            asyncio.Semaphore(app.state.settings.session_slots),
+            asyncio.Semaphore(app.state.settings.session_slots),
+        )
+    return per_loop[loop][write]
 
 
 # The request's unit of work while its route runs: a route that answers with a finished Response
@@ -198,8 +204,8 @@ _OPEN_WORK: ContextVar[list | None] = ContextVar("hideout_open_work", default=No
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """FastAPI dependency: commits when the route returns, rolls back on any error. A request
     waits for a slot here, holding no thread and no connection."""
-    async with _slots(request.app):
-        write = request.method in WRITE_METHODS
+    write = request.method in WRITE_METHODS
+    async with _slots(request.app, write):
         work = unit_of_work(request.app.state.engine, write=write)
         # A read's session opens no connection until its first statement: no thread for that.
         session = await run_in_threadpool(work.__enter__) if write else work.__enter__()

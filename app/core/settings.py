@@ -67,11 +67,12 @@ class Settings(BaseSettings):
     live_heartbeat_seconds: float = 15.0
     live_max_streams_per_user: int = 8
     live_replay_limit: int = 100
-    # How many requests of one server process work with the database at once; the others wait
-    # their turn holding no thread (app/core/db.py). Two: one draws its page while the other
-    # waits on the database. More only make the threads take the one interpreter lock from
-    # each other (issue 37: about a third fewer pages a second at twelve).
-    session_slots: int = Field(default=2, ge=1, le=30)
+    # How many requests of one server process read the database at once, and how many write;
+    # the others wait their turn holding no thread (app/core/db.py). Two: one draws its page
+    # while the other waits on the database. More only make the threads take the one
+    # interpreter lock from each other (issue 37: a fifth to a third fewer pages a second at
+    # twelve). At most six: twelve sessions, as before, within the connection pools.
+    session_slots: int = Field(default=2, ge=1, le=6)
     # SQLite: FULL keeps every answered change through a power cut; NORMAL (the test suite)
     # only through a killed process, and is faster.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
