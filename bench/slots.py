@@ -3,7 +3,7 @@
 (eight connections, the page drawn every time), the order swapped every pair. A pair's ratio
 of requests per second is measured seconds apart, so a busy host moves both sides alike.
 
-Run: `python -m bench.slots [--database sqlite|postgres|both] [--vs 12] [--pairs 6]` (`make
+Run: `python -m bench.slots [--database sqlite|postgres|both] [--vs 6] [--pairs 6]` (`make
 bench` runs it when wrk is installed). A ratio above 1: the default slots serve more pages.
 """
 
@@ -33,16 +33,8 @@ def _server(work: Path, url: str, slots: int, key: str) -> HideoutProcess:
     return server
 
 
-def _turn(server: HideoutProcess, page: str, cookie: str, script: Path) -> tuple[float, float]:
-    """(requests/s, the server's CPU milliseconds a request) for one wrk run."""
-    cpu = wrk.cpu_seconds(server.proc.pid)
-    rate = wrk.requests_per_second(server.url + page, SECONDS, {"Cookie": cookie}, script)
-    return rate, (wrk.cpu_seconds(server.proc.pid) - cpu) / (rate * SECONDS) * 1000
-
-
-def compare(kind: str, other: int, pairs: int) -> list[str]:
+def compare(kind: str, default: int, other: int, pairs: int) -> list[str]:
     """One line a page: each side's median requests/s and CPU a request, and each pair's ratio."""
-    default = Settings.model_fields["session_slots"].default
     work = Path(tempfile.mkdtemp(prefix=f"hideout-slots-{kind}-"))
     lines = []
     with database(kind, work, f"hideout_slots_{os.getpid()}") as url:
@@ -59,7 +51,9 @@ def compare(kind: str, other: int, pairs: int) -> list[str]:
                 runs: list[list[tuple[float, float]]] = [[], []]
                 for i in range(pairs):
                     for side in (0, 1) if i % 2 == 0 else (1, 0):
-                        runs[side].append(_turn(servers[side], page, cookie, script))
+                        runs[side].append(
+                            wrk.loaded(servers[side].proc.pid, servers[side].url + page, SECONDS, {"Cookie": cookie}, script)
+                        )
                 ratios = " ".join(f"{a[0] / b[0]:.2f}" for a, b in zip(*runs))
                 a, b = (
                     {"rate": statistics.median(r for r, _ in side), "cpu": statistics.median(c for _, c in side)} for side in runs
@@ -74,10 +68,17 @@ def compare(kind: str, other: int, pairs: int) -> list[str]:
     return lines
 
 
+def _most_slots() -> int:
+    """The most session slots the setting takes (its `le` bound)."""
+    return next(rule.le for rule in Settings.model_fields["session_slots"].metadata if hasattr(rule, "le"))
+
+
 def main(argv: list[str] | None = None) -> int:
     parser = argparse.ArgumentParser()
     parser.add_argument("--database", choices=("sqlite", "postgres", "both"), default="both")
-    parser.add_argument("--vs", type=int, default=12, help="the other server's session slots")
+    parser.add_argument(
+        "--vs", type=int, default=_most_slots(), help="the other server's session slots (default: the most allowed)"
+    )
     parser.add_argument("--pairs", type=int, default=6)
     args = parser.parse_args(argv)
     if not shutil.which("wrk"):
@@ -90,7 +91,7 @@ def main(argv: list[str] | None = None) -> int:
         if kind == "postgres" and not wrk._postgres_reachable():
             print(f"PostgreSQL is not reachable at {wrk.PG_ADMIN}: its rows are skipped.")
             continue
-        for line in compare(kind, args.vs, args.pairs):
+        for line in compare(kind, default, args.vs, args.pairs):
             print(line)
     return 0
 

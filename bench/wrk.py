@@ -116,6 +116,15 @@ def requests_per_second(url: str, seconds: int, headers: dict[str, str] | None =
     return float(re.search(r"Requests/sec:\s+([\d.]+)", out).group(1))
 
 
+def loaded(
+    pid: int, url: str, seconds: int, headers: dict[str, str] | None = None, script: Path | None = None
+) -> tuple[float, float]:
+    """One wrk run: (requests/s, the CPU milliseconds a request of the server process `pid`)."""
+    cpu = cpu_seconds(pid)
+    rate = requests_per_second(url, seconds, headers, script)
+    return rate, (cpu_seconds(pid) - cpu) / (rate * seconds) * 1000
+
+
 def measure(kind: str, seconds: int, env: dict | None = None) -> list[tuple[str, float, float, float]]:
     """(page, its requests/s, its share of the bare route's, the server's CPU milliseconds a
     request) for one database. The CPU figure moves less with a busy host than the rate."""
@@ -140,11 +149,9 @@ def measure(kind: str, seconds: int, env: dict | None = None) -> list[tuple[str,
                     (f"{name}, unchanged (304)", {"If-None-Match": etags[name]}, None),
                 ):
                     before = requests_per_second(bare_url + "/bare", seconds)
-                    cpu = cpu_seconds(server.proc.pid)
-                    rate = requests_per_second(page, seconds, {"Cookie": cookie, **extra}, script)
-                    cpu = cpu_seconds(server.proc.pid) - cpu
+                    rate, cpu_ms = loaded(server.proc.pid, page, seconds, {"Cookie": cookie, **extra}, script)
                     after = requests_per_second(bare_url + "/bare", seconds)
-                    rows.append((label, rate, rate / ((before + after) / 2), cpu / (rate * seconds) * 1000))
+                    rows.append((label, rate, rate / ((before + after) / 2), cpu_ms))
         finally:
             server.stop()
     shutil.rmtree(work, ignore_errors=True)
