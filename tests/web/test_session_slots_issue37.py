@@ -1,7 +1,6 @@
 """Issue 37: at most `Settings.session_slots` reading requests of one process hold a database
 session at once (two by default), and as many writing ones (one on SQLite, which lets one
-writer in at a time); the others wait their turn,
-holding no thread, and are all answered. Fewer requests drawing pages at once hand the
+writer in at a time); the others wait their turn, holding no thread, and are all answered. Fewer requests drawing pages at once hand the
 interpreter lock to each other less (`python -m bench.slots`). Writes waiting for the
 database's lock keep no page waiting: they have slots of their own."""
 
