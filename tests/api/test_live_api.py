@@ -6,10 +6,14 @@ and the onlooker's next event must be that change."""
 from __future__ import annotations
 
 import json
+import math
 import time
+from datetime import UTC
 
 import pytest
+from sqlmodel import Session, select
 
+from app.live.models import LiveEvent
 from tests.api.live_helpers import listen, stream_server
 from tests.api.test_twilight_api import _unopposed_round
 from tests.builders.accounts import token_headers, user
@@ -312,13 +316,29 @@ def test_r11_4_too_much_missed_or_an_unknown_id_asks_to_reload(client, listen, a
     assert bogus.next().kind == "reload"
 
 
-def test_r11_4_a_page_stream_starts_when_the_page_was_drawn(client, listen):
+def _stamped_ms(engine, cid: int) -> tuple[int, int]:
+    """When the campaign's oldest and newest events were stamped, in milliseconds. Read from the
+    events, not the test's clock: a remembered world (tests/builders/memo.py) keeps the moments it
+    was first built at, which may be minutes before this test (a page drawn "a minute ago" was
+    then drawn after them), and a loaded machine may take seconds between two calls."""
+    with Session(engine) as s:
+        stamps = s.exec(select(LiveEvent.created_at).where(LiveEvent.campaign_id == cid)).all()
+
+    def ms(moment):
+        moment = moment if moment.tzinfo else moment.replace(tzinfo=UTC)
+        return moment.timestamp() * 1000
+
+    return math.floor(ms(min(stamps))), math.ceil(ms(max(stamps)))
+
+
+def test_r11_4_a_page_stream_starts_when_the_page_was_drawn(client, listen, engine):
     gm, cid, players, places = running_campaign(client, 2)
-    drawn = int(time.time() * 1000) + 2000  # a page drawn just after the change below
+    oldest, _ = _stamped_ms(engine, cid)
     to_phase(client, gm, cid, "orders")
+    _, drawn = _stamped_ms(engine, cid)  # a page drawn just after the change
     later = listen(cid, players[0]["headers"], f"?since={drawn}")
-    earlier = listen(cid, players[0]["headers"], f"?since={drawn - 60_000}")
-    # Drawn a minute earlier: the hideouts, the start and the change are all sent, in order.
+    earlier = listen(cid, players[0]["headers"], f"?since={oldest - 1}")
+    # Drawn before the campaign began: the hideouts, the start and the change are all sent, in order.
     steps = [earlier.next().data for _ in range(3)]
     assert [(d["step"], d["message"]) for d in steps] == [
         ("hideouts", "Choose your hideout: the GM opened the hideouts."),
@@ -404,7 +424,7 @@ def test_issue18_r11_4_a_clock_tap_reaches_every_member_quietly_and_an_asked_ste
 
 
 def test_issue19_r11_4_a_deadline_redraws_open_pages_quietly(client, listen):
-    from datetime import UTC, datetime, timedelta
+    from datetime import datetime, timedelta
 
     gm, cid, players, places = running_campaign(client, 2)
     stream = listen(cid, players[0]["headers"])
