@@ -18,14 +18,16 @@ from app.campaigns import pages as campaign_pages
 from app.chronicle import service as chronicle
 from app.clock import pages as clock_pages
 from app.companies import service as companies
-from app.core import background, templating
+from app.core import background, page_head, templating
 from app.events import service as events
 from app.exports import pages as export_pages
 from app.exports import service as exports
 from app.guilds import pages as guild_pages
 from app.guilds import service as guilds
 from app.letters import pages as letter_pages
+from app.letters import service as letters_service
 from app.live import pages as live_pages
+from app.live import service as live_service
 from app.maps import service as maps
 from app.movement import pages as movement_pages
 from app.movement import service as movement
@@ -34,6 +36,7 @@ from app.pwa import pages as pwa_pages
 from app.rounds import pages as round_pages
 from app.season import pages as season_pages
 from app.season import reminders, scheduler
+from app.season import service as season_service
 from app.warbands import pages as warband_pages
 from app.warbands import service as warbands
 from app.webhooks import pages as webhook_pages
@@ -69,6 +72,8 @@ def wire() -> None:
         season_pages.deadline_head,
         pwa_pages.viewer_key,
     )
+    # What every campaign page's head shows, read in one statement (issue 37).
+    page_head.head_reads.plug(letters_service.head_reads, live_service.head_reads, season_service.head_reads)
     campaign_pages.dashboard_panels.plug(
         guild_pages.dashboard_panel,
         alliance_pages.dashboard_panel,

@@ -17,6 +17,7 @@ from app.campaigns.models import Campaign, Player
 from app.campaigns.terms import require_module
 from app.core.db import read_rows, utcnow
 from app.core.errors import DomainError
+from app.core.page_head import HeadRead, kept_in_head
 from app.core.pagination import Page, paginate
 from app.letters import rules
 from app.letters.models import Letter
@@ -24,7 +25,6 @@ from app.live import service as live
 from app.visibility import (
     Viewer,
     is_letter_recipient,
-    kept,
     letter_party,
     require_writable,
     unread_letters_count,
@@ -123,7 +123,16 @@ def unread_count(session: Session, viewer: Viewer) -> int:
     run once per request (kept on the viewer); 0 with the module off or for a non-member."""
     if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
         return 0
-    return kept(viewer, "_letters_unread", lambda: read_rows(session, *unread_letters_count(viewer)).scalar_one())
+    return kept_in_head(
+        session, viewer, "_letters_unread", lambda: read_rows(session, *unread_letters_count(viewer)).scalar_one()
+    )
+
+
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    """What `unread_count` will ask, read with the rest of the page head (app/core/page_head.py)."""
+    if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
+        return []
+    return [HeadRead("_letters_unread", *unread_letters_count(viewer))]
 
 
 def forget_unread(viewer: Viewer) -> None:

@@ -24,7 +24,7 @@ def _resume_point(request, viewer) -> str:
     did, and a page must stay the same byte for byte then (SPEC R11.2, issue 27 item 7)."""
     session = object_session(viewer.campaign)
     if session is not None:
-        last = service.last_seen(session, viewer)
+        last = service.page_last_seen(session, viewer)
     else:  # drawn after its unit of work ended (its rows detached): a short read of its own
         with unit_of_work(request.app.state.engine, write=False) as own:
             user = own.get(User, request.state.user.id)

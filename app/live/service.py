@@ -11,6 +11,7 @@ from sqlmodel import Session, col, delete, select
 
 from app.core.db import read_rows, utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
+from app.core.page_head import HeadRead, kept_in_head
 from app.live.models import LiveAudience, LiveEvent
 from app.live.seen import audiences, viewer_audiences
 from app.visibility import Viewer
@@ -136,6 +137,20 @@ def last_seen(session: Session, viewer: Viewer) -> int:
     names = viewer_audiences(viewer)
     params = {"campaign_id": viewer.campaign_id, **{f"a{i}": name for i, name in enumerate(names)}}
     return read_rows(session, _last_seen_statement(len(names)), params).scalar() or 0
+
+
+def page_last_seen(session: Session, viewer: Viewer) -> int:
+    """`last_seen` for drawing a page, read with the rest of the page head."""
+    return kept_in_head(session, viewer, "_live_last_seen", lambda: last_seen(session, viewer)) or 0
+
+
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    """What `page_last_seen` will ask (app/core/page_head.py): a member's pages follow the stream."""
+    if not viewer.is_member:
+        return []
+    names = viewer_audiences(viewer)
+    params = {"campaign_id": viewer.campaign_id, **{f"a{i}": name for i, name in enumerate(names)}}
+    return [HeadRead("_live_last_seen", _last_seen_statement(len(names)), params)]
 
 
 @lru_cache(maxsize=8)

@@ -16,6 +16,7 @@ from app.chronicle import service as chronicle
 from app.chronicle.texts import add_labels
 from app.core.db import utcnow
 from app.core.errors import DomainError, Msg, message_for
+from app.core.page_head import HeadRead, kept_in_head
 from app.live.service import publish
 from app.season import rules
 from app.season.models import PhaseDeadline
@@ -33,10 +34,33 @@ def row_of(session: Session, campaign_id: int) -> PhaseDeadline | None:
     return session.exec(_ROW, params={"campaign_id": campaign_id}).first()
 
 
+_ID = select(PhaseDeadline.id).where(PhaseDeadline.campaign_id == bindparam("campaign_id"))
+
+
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    """What `page_deadline` will ask, read with the rest of the page head (app/core/page_head.py)."""
+    if viewer.campaign.status != "running" or not viewer.is_member:
+        return []
+    return [HeadRead("_deadline_id", _ID, {"campaign_id": viewer.campaign_id})]
+
+
 def page_deadline(session: Session, viewer: Viewer) -> PhaseDeadline | None:
     """`deadline_of` for drawing a page: read once per request (kept on the viewer), as the
-    head and the dashboard's panel both show it."""
-    return kept(viewer, "_deadline", lambda: deadline_of(session, viewer.campaign))
+    head and the dashboard's panel both show it. Its id comes with the page head; a campaign
+    with a deadline then reads its row."""
+
+    def find() -> PhaseDeadline | None:
+        campaign = viewer.campaign
+        if campaign.status != "running":
+            return None
+        params = {"campaign_id": viewer.campaign_id}
+        found = kept_in_head(session, viewer, "_deadline_id", lambda: session.exec(_ID, params=params).first())
+        row = session.get(PhaseDeadline, found) if found is not None else None
+        if row is None or not rules.current(row.round, row.phase, campaign.status, campaign.round, campaign.phase):
+            return None
+        return row
+
+    return kept(viewer, "_deadline", find)
 
 
 def deadline_of(session: Session, campaign: Campaign) -> PhaseDeadline | None:

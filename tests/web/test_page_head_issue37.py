@@ -1,0 +1,76 @@
+"""Issue 37: what every campaign page's head shows — the unread letters' badge, the phase's
+deadline, the live stream's resume point — is read in one statement (app/core/page_head.py),
+with the same values as each read alone."""
+
+from __future__ import annotations
+
+import re
+from datetime import UTC, datetime, timedelta
+from types import SimpleNamespace
+
+from sqlalchemy import bindparam, func, select
+
+from app.campaigns.models import Player
+from app.core import page_head
+from app.core.db import unit_of_work
+from tests.builders.campaigns import running_campaign
+from tests.builders.pages import browser
+from tests.web.test_letter_pages import tab_badge
+
+
+def _reads_of(statements: list[str], table: str) -> list[str]:
+    return [s for s in statements if re.search(rf"\bFROM {table}\b", s)]
+
+
+def test_issue37_a_campaign_page_reads_its_head_in_one_statement(client, make_client, count_statements):
+    gm, cid, players, _ = running_campaign(client, 2, modules={"letters": True})
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/letters",
+        json={"to_player_id": players[0]["player_id"], "subject": "Ford", "body": "At dawn."},
+        headers=players[1]["headers"],
+    )
+    assert r.status_code == 201, r.text
+    ends_at = (datetime.now(UTC) + timedelta(days=2)).replace(microsecond=0).isoformat()
+    r = client.put(f"/api/v1/campaigns/{cid}/deadline", json={"ends_at": ends_at, "auto_advance": False}, headers=gm)
+    assert r.status_code == 200, r.text
+    anna = browser(make_client, players[0]["nickname"])
+    with count_statements() as counter:
+        page = anna.get(f"/campaigns/{cid}/map")
+    assert page.status_code == 200
+    together = [s for s in counter.statements if "letters_unread" in s]
+    assert len(together) == 1, counter.statements
+    assert re.search(r"\bFROM live_audience\b", together[0]) and re.search(r"\bFROM phase_deadline\b", together[0])
+    # No value of the head is read again on its own; the deadline's row follows its id.
+    assert _reads_of(counter.statements, "letter") == together
+    assert _reads_of(counter.statements, "live_audience") == together
+    assert len(_reads_of(counter.statements, "phase_deadline")) == 2
+    # And the values are the ones each read alone gives: one unread letter, the deadline, the
+    # stream resuming after the letter's event.
+    assert tab_badge(page.text, cid) == 1
+    assert 'id="deadline-line"' in page.text
+    assert re.search(r'/api/v1/campaigns/\d+/stream\?after=(?!0")[0-9a-f]+', page.text)
+
+
+def test_issue37_each_read_keeps_its_own_parameters(engine, client, monkeypatch):
+    """Two reads may name the same parameter (`campaign_id`) with other values; a value written
+    into a statement stays as it was."""
+    gm, first, players_1, _ = running_campaign(client, 2)
+    _, second, players_2, _ = running_campaign(client, 3, gm_name="secondgm", names=["xavier", "yolanda", "zeno"])
+    count = select(func.count()).select_from(Player).where(Player.campaign_id == bindparam("campaign_id"))
+    written = select(func.count()).select_from(Player).where(Player.campaign_id == second, Player.id > 0)
+    reads = [
+        page_head.HeadRead("_first", count, {"campaign_id": first}),
+        page_head.HeadRead("_second", count, {"campaign_id": second}),
+        page_head.HeadRead("_written", written, {}),
+    ]
+    monkeypatch.setattr(page_head.head_reads, "_plugged", (lambda viewer: reads,))
+    viewer = SimpleNamespace()
+    asked_alone = []
+    with unit_of_work(engine, write=False) as session:
+        assert page_head.kept_in_head(session, viewer, "_first", lambda: asked_alone.append(1)) == 2
+        assert page_head.kept_in_head(session, viewer, "_second", lambda: asked_alone.append(1)) == 3
+        assert page_head.kept_in_head(session, viewer, "_written", lambda: asked_alone.append(1)) == 3
+        assert asked_alone == []
+        # Forgotten (a letter was just read): read alone, the others are not read again.
+        del viewer.__dict__["_first"]
+        assert page_head.kept_in_head(session, viewer, "_first", lambda: 7) == 7
