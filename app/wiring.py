@@ -39,6 +39,7 @@ from app.season import reminders, scheduler
 from app.season import service as season_service
 from app.warbands import pages as warband_pages
 from app.warbands import service as warbands
+from app.warbands import undo
 from app.webhooks import pages as webhook_pages
 from app.webhooks import sender
 from app.webhooks import service as webhooks
@@ -72,8 +73,16 @@ def wire() -> None:
         season_pages.deadline_head,
         pwa_pages.viewer_key,
     )
-    # What every campaign page's head shows, read in one statement (issue 37).
-    page_head.head_reads.plug(letters_service.head_reads, live_service.head_reads, season_service.head_reads)
+    # What every campaign page's head shows, and what tells the dashboard's panels whether
+    # they have rows to read, in one statement (issue 37).
+    page_head.head_reads.plug(
+        letters_service.head_reads,
+        live_service.head_reads,
+        season_service.head_reads,
+        guilds.head_reads,
+        alliances.head_reads,
+        undo.head_reads,
+    )
     campaign_pages.dashboard_panels.plug(
         guild_pages.dashboard_panel,
         alliance_pages.dashboard_panel,

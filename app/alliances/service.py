@@ -7,7 +7,8 @@ from __future__ import annotations
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, func
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.alliances.models import Alliance, AllianceMember
@@ -15,8 +16,9 @@ from app.battles import rules as battle_rules
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
 from app.chronicle import service as chronicle
-from app.core.db import utcnow
+from app.core.db import read_rows, utcnow
 from app.core.errors import N_, DomainError
+from app.core.page_head import HeadRead, kept_in_head
 from app.events import service as events
 from app.events.models import Event
 from app.gold import service as gold
@@ -76,8 +78,25 @@ def alliances(session: Session, viewer: Viewer, *, current_only: bool = False) -
     return views
 
 
-def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
-    """Invitations this player can still answer."""
+# How many alliances of this round invite this player and wait for an answer. Read with the
+# page head (app/core/page_head.py): a dashboard reads the round's alliances only when one
+# does, so that neither its work nor its timing tell of alliances others made (R8.8, R11.2).
+_INVITED_COUNT = (
+    select(func.count())
+    .select_from(AllianceMember)
+    .join(Alliance, col(Alliance.id) == AllianceMember.alliance_id)
+    .where(
+        Alliance.campaign_id == bindparam("campaign_id"),
+        Alliance.round == bindparam("round"),
+        Alliance.status == "active",
+        AllianceMember.player_id == bindparam("player_id"),
+        AllianceMember.status == "invited",
+    )
+)
+
+
+def _invitable(viewer: Viewer) -> dict | None:
+    """The parameters of `_INVITED_COUNT` when this viewer may be waited for."""
     campaign = viewer.campaign
     if (
         viewer.player is None
@@ -85,11 +104,26 @@ def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
         or campaign.phase not in OPEN_PHASES
         or campaign.status != "running"
     ):
+        return None
+    return {"campaign_id": viewer.campaign_id, "round": campaign.round, "player_id": viewer.player.id}
+
+
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    params = _invitable(viewer)
+    return [HeadRead("_alliances_waiting", _INVITED_COUNT, params)] if params else []
+
+
+def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
+    """Invitations this player can still answer."""
+    params = _invitable(viewer)
+    if params is None or not kept_in_head(
+        session, viewer, "_alliances_waiting", lambda: read_rows(session, _INVITED_COUNT, params).scalar_one()
+    ):
         return []
-    me = viewer.player.id
+    me = params["player_id"]
     return [
         v
-        for v in _views(session, visible_alliances(session, viewer, round_=campaign.round))
+        for v in _views(session, visible_alliances(session, viewer, round_=viewer.campaign.round))
         if v.alliance.status == "active" and me in v.members and v.members[me].status == "invited"
     ]
 

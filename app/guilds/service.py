@@ -7,11 +7,13 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam
+from sqlalchemy import and_, bindparam, func, or_
 from sqlmodel import Session, select
 
 from app.battles import rules as battle_rules
 from app.campaigns.models import Campaign
+from app.core.db import read_rows
+from app.core.page_head import HeadRead, kept_in_head
 from app.guilds import rules
 from app.guilds.income import pay_income
 from app.guilds.membership import (
@@ -119,11 +121,45 @@ _PENDING = (
 )
 
 
+# How many of those wait for this player: requests to the guild they founded, invitations to
+# them. Read with the page head (app/core/page_head.py): most dashboards then skip `_PENDING`,
+# and whether they read it depends on this player's requests only, never on others' (R11.2).
+_WAITING_COUNT = (
+    select(func.count())
+    .select_from(GuildRequest)
+    .join(Guild, Guild.id == GuildRequest.guild_id)
+    .where(
+        GuildRequest.campaign_id == bindparam("campaign_id"),
+        GuildRequest.status == "pending",
+        Guild.status == "active",
+        or_(
+            and_(GuildRequest.kind == "request", Guild.founder_player_id == bindparam("player_id")),
+            and_(GuildRequest.kind == "invitation", GuildRequest.player_id == bindparam("player_id")),
+        ),
+    )
+)
+
+
+def _waits(viewer: Viewer) -> dict | None:
+    """The parameters of `_WAITING_COUNT` when this viewer may have something waiting."""
+    if viewer.player is None or not viewer.campaign.modules.get(MODULE) or viewer.campaign.status != "running":
+        return None
+    return {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id}
+
+
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    params = _waits(viewer)
+    return [HeadRead("_guilds_waiting", _WAITING_COUNT, params)] if params else []
+
+
 def waiting(session: Session, viewer: Viewer) -> Waiting:
     result = Waiting()
-    if viewer.player is None or not viewer.campaign.modules.get(MODULE) or viewer.campaign.status != "running":
+    params = _waits(viewer)
+    if params is None or not kept_in_head(
+        session, viewer, "_guilds_waiting", lambda: read_rows(session, _WAITING_COUNT, params).scalar_one()
+    ):
         return result
-    me = viewer.player.id
+    me = params["player_id"]
     rows = session.exec(_PENDING, params={"campaign_id": viewer.campaign.id}).all()
     for r, g in rows:
         if r.kind == "request" and g.founder_player_id == me:

@@ -233,5 +233,5 @@ def dashboard_panel(session, viewer):
     the event now refuses it); the same live events told them at the moment (one statement)."""
     if viewer.player is None or viewer.campaign.status != "running":
         return None
-    undone = undone_this_round(session, viewer.campaign, viewer.player.id)
+    undone = undone_this_round(session, viewer)
     return ("warbands/_dashboard.html", {"undone": undone}) if undone else None

@@ -5,15 +5,17 @@ the dashboard reads, so both say the same)."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam
+from sqlalchemy import bindparam, exists
 from sqlmodel import Session, col, select
 
 from app.campaigns.models import Campaign
-from app.core.db import read_rows
+from app.core.db import read_rows, saved_id
 from app.core.errors import N_
+from app.core.page_head import HeadRead, kept_in_head
 from app.gold import service as gold
 from app.live import service as live
 from app.live.models import LiveEvent
+from app.visibility import Viewer
 from app.warbands.models import Order, Warband
 
 # Why an order was undone (the live event's `reason`): the GM's own undo, or what the event
@@ -65,21 +67,31 @@ def undo_order(
     session.delete(order)
 
 
-def undone_this_round(session: Session, campaign: Campaign, player_id: int) -> list[dict]:
+def undone_this_round(session: Session, viewer: Viewer) -> list[dict]:
     """The player's orders undone this round, newest first, as their live events said (one
-    statement; the events are kept RETENTION long, longer than a round is expected to last)."""
+    statement, when any was undone; the events are kept RETENTION long, longer than a round
+    is expected to last)."""
+    campaign, player_id = viewer.campaign, saved_id(viewer.player.id if viewer.player else None)
+    params = {"campaign_id": campaign.id, "player_id": player_id}
+    if not kept_in_head(session, viewer, "_orders_undone", lambda: read_rows(session, _ANY_UNDONE, params).scalar()):
+        return []
     rows = read_rows(session, _UNDONE, {"campaign_id": campaign.id, "player_id": player_id}).scalars().all()
     return [dict(data) for data in rows if (data or {}).get("round") == campaign.round]
 
 
-# Built once: a player's dashboard asks on every view (issue 37).
-_UNDONE = (
-    select(LiveEvent.data)
-    .where(
-        LiveEvent.campaign_id == bindparam("campaign_id"),
-        LiveEvent.kind == "order",
-        LiveEvent.subject_id == bindparam("player_id"),
-    )
-    .order_by(col(LiveEvent.id).desc())
-    .limit(NOTICES_SHOWN)
+def head_reads(viewer: Viewer) -> list[HeadRead]:
+    """Whether any of this player's orders was undone (app/core/page_head.py): few ever are, and
+    a dashboard then skips `_UNDONE`."""
+    if viewer.player is None or viewer.campaign.status != "running":
+        return []
+    return [HeadRead("_orders_undone", _ANY_UNDONE, {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id})]
+
+
+_WHERE_UNDONE = (
+    LiveEvent.campaign_id == bindparam("campaign_id"),
+    LiveEvent.kind == "order",
+    LiveEvent.subject_id == bindparam("player_id"),
 )
+_ANY_UNDONE = select(exists().where(*_WHERE_UNDONE))
+# Built once: a player's dashboard asks on every view (issue 37).
+_UNDONE = select(LiveEvent.data).where(*_WHERE_UNDONE).order_by(col(LiveEvent.id).desc()).limit(NOTICES_SHOWN)

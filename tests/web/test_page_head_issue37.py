@@ -14,6 +14,7 @@ from app.campaigns.models import Player
 from app.core import page_head
 from app.core.db import unit_of_work
 from tests.builders.campaigns import running_campaign
+from tests.builders.guilds import guild_campaign
 from tests.builders.pages import browser
 from tests.web.test_letter_pages import tab_badge
 
@@ -74,3 +75,33 @@ def test_issue37_each_read_keeps_its_own_parameters(engine, client, monkeypatch)
         # Forgotten (a letter was just read): read alone, the others are not read again.
         del viewer.__dict__["_first"]
         assert page_head.kept_in_head(session, viewer, "_first", lambda: 7) == 7
+
+
+def _dashboard_statements(browser_, cid: int, count_statements) -> list[str]:
+    with count_statements() as counter:
+        assert browser_.get(f"/campaigns/{cid}").status_code == 200
+    return counter.statements
+
+
+def test_issue37_r11_2_a_dashboard_reads_nothing_more_for_others_secrets(client, make_client, count_statements):
+    """A player's dashboard reads the guild requests, the round's alliances and the undone
+    orders only when one of them is theirs: its statements are the same, one for one, after
+    other players made a guild request and a secret alliance (SPEC R11.2: a count or a timing
+    that moves with someone else's secret is a leak) — and they show once they are this
+    player's."""
+    g = guild_campaign(client, 4)
+    bridge = g.event(4, "Bridge")
+    dara = browser(make_client, g.players[3]["nickname"])
+    before = _dashboard_statements(dara, g.cid, count_statements)
+    alone = [s for s in before if "live_last_seen" not in s]  # the statements besides the head's
+    assert not _reads_of(alone, "guild_request") and not _reads_of(alone, "mission_alliance")
+    gid = g.found(0, "Iron Wolves")["id"]
+    assert g.post(1, f"/guilds/{gid}/requests").status_code == 201  # waits for player0, not for dara
+    g.ally(2, bridge, 1)  # secret to all but players 1 and 2 until Battles (R8.8)
+    assert _dashboard_statements(dara, g.cid, count_statements) == before
+    # Dara's own: an invitation to the alliance and one to the guild.
+    g.ally(1, bridge, 3)
+    g.invite(0, gid, 3)
+    page = dara.get(f"/campaigns/{g.cid}").text
+    assert "Iron Wolves" in page and "Bridge" in page
+    assert len(_dashboard_statements(dara, g.cid, count_statements)) > len(before)
