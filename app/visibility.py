@@ -237,7 +237,9 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
         rows = list(session.exec(_ALLIANCES_OF_ROUND, params={"campaign_id": campaign.id, "round": round_}).all())
     me = viewer.player.id if viewer.player else None
     mine: set[int] = set()
-    if me is not None and rows:
+    # Read whether or not others made alliances: a read only then would tell, by the time it
+    # takes, that someone did (R11.2).
+    if me is not None:
         mine = set(session.exec(_ALLIANCES_OF_PLAYER, params={"campaign_id": campaign.id, "player_id": me}).all())
     public = {a.id for a in rows if orders_public(campaign, a.round) and a.status != "ended"}
     if public:

@@ -105,3 +105,18 @@ def test_issue37_r11_2_a_dashboard_reads_nothing_more_for_others_secrets(client,
     page = dara.get(f"/campaigns/{g.cid}").text
     assert "Iron Wolves" in page and "Bridge" in page
     assert len(_dashboard_statements(dara, g.cid, count_statements)) > len(before)
+
+
+def test_r11_2_the_alliances_page_reads_the_same_whether_or_not_others_allied(client, make_client, count_statements):
+    g = guild_campaign(client, 4)
+    bridge = g.event(4, "Bridge")
+    dara = browser(make_client, g.players[3]["nickname"])
+
+    def statements() -> list[str]:
+        with count_statements() as counter:
+            assert dara.get(f"/campaigns/{g.cid}/alliances").status_code == 200
+        return counter.statements
+
+    before = statements()
+    g.ally(2, bridge, 1)  # secret to all but players 1 and 2 until Battles (R8.8)
+    assert statements() == before
