@@ -1,7 +1,9 @@
 """`make bench` runs outside the suite's pass/fail (its timings are noisy), but its quick form
 runs here so the bench cannot rot (issue 17): every measure is taken and printed."""
 
-from bench import report, request_cpu
+import asyncio
+
+from bench import page_statements, report, request_cpu
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -27,3 +29,16 @@ def test_bench_request_cpu_quick_form_measures_every_page(capsys):
     rows = {line[:44].strip(): line[44:].split(" / ") for line in printed[1:]}
     assert set(rows) == {"a route alone", "a synchronous route", "behind the page login", "map", "dashboard", "chronicle"}
     assert all(float(low) > 0 for low, _median in rows.values())
+
+
+def test_bench_page_statements_counts_every_page(capsys):
+    """bench/page_statements.py (issue 37): every page answered 200 and ran statements, and the
+    campaign head's values are one of them (app/core/page_head.py)."""
+    found = asyncio.run(page_statements.count())
+    assert set(found) == set(page_statements.PAGES)
+    for name, statements in found.items():
+        assert statements, name
+        assert sum("letters_unread" in s for s in statements) == 1, name
+    page_statements.main()
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == len(page_statements.PAGES) + 1 and printed[1].split()[-1].isdigit()
