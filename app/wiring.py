@@ -76,12 +76,12 @@ def wire() -> None:
     # What every campaign page's head shows, and what tells the dashboard's panels whether
     # they have rows to read, in one statement (issue 37).
     page_head.head_reads.plug(
-        letters_service.head_reads,
-        live_service.head_reads,
-        season_service.head_reads,
-        guilds.head_reads,
-        alliances.head_reads,
-        undo.head_reads,
+        letters_service.head_read,
+        live_service.head_read,
+        season_service.head_read,
+        guilds.head_read,
+        alliances.head_read,
+        undo.head_read,
     )
     campaign_pages.dashboard_panels.plug(
         guild_pages.dashboard_panel,

@@ -16,7 +16,7 @@ from app.battles import rules as battle_rules
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
 from app.chronicle import service as chronicle
-from app.core.db import read_rows, utcnow
+from app.core.db import utcnow
 from app.core.errors import N_, DomainError
 from app.core.page_head import HeadRead, kept_in_head
 from app.events import service as events
@@ -95,8 +95,8 @@ _INVITED_COUNT = (
 )
 
 
-def _invitable(viewer: Viewer) -> dict | None:
-    """The parameters of `_INVITED_COUNT` when this viewer may be waited for."""
+def head_read(viewer: Viewer) -> HeadRead | None:
+    """`_INVITED_COUNT` for this viewer, when an alliance may wait for their answer."""
     campaign = viewer.campaign
     if (
         viewer.player is None
@@ -105,22 +105,16 @@ def _invitable(viewer: Viewer) -> dict | None:
         or campaign.status != "running"
     ):
         return None
-    return {"campaign_id": viewer.campaign_id, "round": campaign.round, "player_id": viewer.player.id}
-
-
-def head_reads(viewer: Viewer) -> list[HeadRead]:
-    params = _invitable(viewer)
-    return [HeadRead("_alliances_waiting", _INVITED_COUNT, params)] if params else []
+    params = {"campaign_id": viewer.campaign_id, "round": campaign.round, "player_id": viewer.player.id}
+    return HeadRead("_alliances_waiting", _INVITED_COUNT, params)
 
 
 def waiting(session: Session, viewer: Viewer) -> list[AllianceView]:
     """Invitations this player can still answer."""
-    params = _invitable(viewer)
-    if params is None or not kept_in_head(
-        session, viewer, "_alliances_waiting", lambda: read_rows(session, _INVITED_COUNT, params).scalar_one()
-    ):
+    read = head_read(viewer)
+    if read is None or not kept_in_head(session, viewer, read):
         return []
-    me = params["player_id"]
+    me = read.params["player_id"]
     return [
         v
         for v in _views(session, visible_alliances(session, viewer, round_=viewer.campaign.round))

@@ -5,15 +5,16 @@ module's own one-value statement; read one by one they cost a round trip each on
 them all in one statement, each as a scalar subquery, and keeps every value on the request's
 viewer, where the module's `kept` finds it.
 
-Modules plug what their pages will ask into `head_reads` (app/wiring.py); each read keeps its
-module's statement and parameter names: they are renamed here, once for each set of reads."""
+Modules plug what their pages will ask into `head_reads` (app/wiring.py): for a viewer, their
+read or None. Each read keeps its module's statement and parameter names: they are renamed
+here, once for each set of reads; the same read, alone, is its own statement."""
 
 from __future__ import annotations
 
-from collections.abc import Callable, Iterable
+from collections.abc import Callable
 from dataclasses import dataclass
 from functools import lru_cache
-from typing import Any, TypeVar, cast
+from typing import Any, cast
 
 from sqlalchemy import Select, bindparam, select
 from sqlalchemy.sql.elements import BindParameter
@@ -23,7 +24,6 @@ from sqlmodel import Session
 from app.core.db import read_rows
 from app.core.ports import Port
 
-T = TypeVar("T")
 _DONE = "_page_head_read"
 
 
@@ -37,24 +37,25 @@ class HeadRead:
     params: dict[str, Any]
 
 
-head_reads = Port[Callable[[Any], Iterable[HeadRead]]]("page head reads")
+head_reads = Port[Callable[[Any], HeadRead | None]]("page head reads")
 
 
-def kept_in_head(session: Session, viewer: Any, name: str, alone: Callable[[], T]) -> T:
+def kept_in_head(session: Session, viewer: Any, read: HeadRead) -> Any:
     """`visibility.kept` for a value of the page head: the first such value a request asks
     for reads every one not known yet, together. Asked again after it was forgotten (a letter
-    was just read), or when no module plugged it for this viewer, it is read `alone`."""
+    was just read), or when no module plugged it for this viewer, it is read alone."""
     known = viewer.__dict__
-    if name not in known and _DONE not in known:
+    if read.name not in known and _DONE not in known:
         known[_DONE] = True
         _read_all(session, viewer)
-    if name not in known:
-        known[name] = alone()
-    return known[name]
+    if read.name not in known:
+        known[read.name] = read_rows(session, read.statement, read.params).scalar()
+    return known[read.name]
 
 
 def _read_all(session: Session, viewer: Any) -> None:
-    reads = [read for plugged in head_reads() for read in plugged(viewer) if read.name not in viewer.__dict__]
+    plugged = (read_of(viewer) for read_of in head_reads())
+    reads = [read for read in plugged if read is not None and read.name not in viewer.__dict__]
     if not reads:
         return
     statement = _together(tuple((read.name, read.statement) for read in reads))

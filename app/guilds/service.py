@@ -12,7 +12,6 @@ from sqlmodel import Session, select
 
 from app.battles import rules as battle_rules
 from app.campaigns.models import Campaign
-from app.core.db import read_rows
 from app.core.page_head import HeadRead, kept_in_head
 from app.guilds import rules
 from app.guilds.income import pay_income
@@ -140,26 +139,19 @@ _WAITING_COUNT = (
 )
 
 
-def _waits(viewer: Viewer) -> dict | None:
-    """The parameters of `_WAITING_COUNT` when this viewer may have something waiting."""
+def head_read(viewer: Viewer) -> HeadRead | None:
+    """`_WAITING_COUNT` for this viewer, when something may wait for them."""
     if viewer.player is None or not viewer.campaign.modules.get(MODULE) or viewer.campaign.status != "running":
         return None
-    return {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id}
-
-
-def head_reads(viewer: Viewer) -> list[HeadRead]:
-    params = _waits(viewer)
-    return [HeadRead("_guilds_waiting", _WAITING_COUNT, params)] if params else []
+    return HeadRead("_guilds_waiting", _WAITING_COUNT, {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id})
 
 
 def waiting(session: Session, viewer: Viewer) -> Waiting:
     result = Waiting()
-    params = _waits(viewer)
-    if params is None or not kept_in_head(
-        session, viewer, "_guilds_waiting", lambda: read_rows(session, _WAITING_COUNT, params).scalar_one()
-    ):
+    read = head_read(viewer)
+    if read is None or not kept_in_head(session, viewer, read):
         return result
-    me = params["player_id"]
+    me = read.params["player_id"]
     rows = session.exec(_PENDING, params={"campaign_id": viewer.campaign.id}).all()
     for r, g in rows:
         if r.kind == "request" and g.founder_player_id == me:

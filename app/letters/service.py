@@ -15,7 +15,7 @@ from sqlmodel import Session, select
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
 from app.campaigns.terms import require_module
-from app.core.db import read_rows, utcnow
+from app.core.db import utcnow
 from app.core.errors import DomainError
 from app.core.page_head import HeadRead, kept_in_head
 from app.core.pagination import Page, paginate
@@ -121,18 +121,15 @@ def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[
 def unread_count(session: Session, viewer: Viewer) -> int:
     """Letters waiting unread for this viewer (the tab's badge, the dashboard): one statement,
     run once per request (kept on the viewer); 0 with the module off or for a non-member."""
-    if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
-        return 0
-    return kept_in_head(
-        session, viewer, "_letters_unread", lambda: read_rows(session, *unread_letters_count(viewer)).scalar_one()
-    )
+    read = head_read(viewer)
+    return kept_in_head(session, viewer, read) if read else 0
 
 
-def head_reads(viewer: Viewer) -> list[HeadRead]:
-    """What `unread_count` will ask, read with the rest of the page head (app/core/page_head.py)."""
+def head_read(viewer: Viewer) -> HeadRead | None:
+    """What `unread_count` asks, read with the rest of the page head (app/core/page_head.py)."""
     if not (viewer.campaign.modules or {}).get(MODULE) or not letter_party(viewer)[0]:
-        return []
-    return [HeadRead("_letters_unread", *unread_letters_count(viewer))]
+        return None
+    return HeadRead("_letters_unread", *unread_letters_count(viewer))
 
 
 def forget_unread(viewer: Viewer) -> None:

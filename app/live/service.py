@@ -134,23 +134,24 @@ def last_seen(session: Session, viewer: Viewer) -> int:
     write letters. One statement, one index seek per audience of the viewer: the work does not
     grow with the events hidden from them either (SPEC R11.2; reading back through them in
     batches made each page draw dearer after others wrote)."""
-    names = viewer_audiences(viewer)
-    params = {"campaign_id": viewer.campaign_id, **{f"a{i}": name for i, name in enumerate(names)}}
-    return read_rows(session, _last_seen_statement(len(names)), params).scalar() or 0
+    read = _last_seen_read(viewer)
+    return read_rows(session, read.statement, read.params).scalar() or 0
 
 
 def page_last_seen(session: Session, viewer: Viewer) -> int:
     """`last_seen` for drawing a page, read with the rest of the page head."""
-    return kept_in_head(session, viewer, "_live_last_seen", lambda: last_seen(session, viewer)) or 0
+    return kept_in_head(session, viewer, _last_seen_read(viewer)) or 0
 
 
-def head_reads(viewer: Viewer) -> list[HeadRead]:
-    """What `page_last_seen` will ask (app/core/page_head.py): a member's pages follow the stream."""
-    if not viewer.is_member:
-        return []
+def head_read(viewer: Viewer) -> HeadRead | None:
+    """What `page_last_seen` asks (app/core/page_head.py): a member's pages follow the stream."""
+    return _last_seen_read(viewer) if viewer.is_member else None
+
+
+def _last_seen_read(viewer: Viewer) -> HeadRead:
     names = viewer_audiences(viewer)
     params = {"campaign_id": viewer.campaign_id, **{f"a{i}": name for i, name in enumerate(names)}}
-    return [HeadRead("_live_last_seen", _last_seen_statement(len(names)), params)]
+    return HeadRead("_live_last_seen", _last_seen_statement(len(names)), params)
 
 
 @lru_cache(maxsize=8)

@@ -37,11 +37,13 @@ def row_of(session: Session, campaign_id: int) -> PhaseDeadline | None:
 _ID = select(PhaseDeadline.id).where(PhaseDeadline.campaign_id == bindparam("campaign_id"))
 
 
-def head_reads(viewer: Viewer) -> list[HeadRead]:
-    """What `page_deadline` will ask, read with the rest of the page head (app/core/page_head.py)."""
-    if viewer.campaign.status != "running" or not viewer.is_member:
-        return []
-    return [HeadRead("_deadline_id", _ID, {"campaign_id": viewer.campaign_id})]
+def _id_read(viewer: Viewer) -> HeadRead:
+    return HeadRead("_deadline_id", _ID, {"campaign_id": viewer.campaign_id})
+
+
+def head_read(viewer: Viewer) -> HeadRead | None:
+    """What `page_deadline` asks, read with the rest of the page head (app/core/page_head.py)."""
+    return _id_read(viewer) if viewer.campaign.status == "running" and viewer.is_member else None
 
 
 def page_deadline(session: Session, viewer: Viewer) -> PhaseDeadline | None:
@@ -50,15 +52,10 @@ def page_deadline(session: Session, viewer: Viewer) -> PhaseDeadline | None:
     with a deadline then reads its row."""
 
     def find() -> PhaseDeadline | None:
-        campaign = viewer.campaign
-        if campaign.status != "running":
+        if viewer.campaign.status != "running":
             return None
-        params = {"campaign_id": viewer.campaign_id}
-        found = kept_in_head(session, viewer, "_deadline_id", lambda: session.exec(_ID, params=params).first())
-        row = session.get(PhaseDeadline, found) if found is not None else None
-        if row is None or not rules.current(row.round, row.phase, campaign.status, campaign.round, campaign.phase):
-            return None
-        return row
+        found = kept_in_head(session, viewer, _id_read(viewer))
+        return _if_current(session.get(PhaseDeadline, found) if found is not None else None, viewer.campaign)
 
     return kept(viewer, "_deadline", find)
 
@@ -67,7 +64,12 @@ def deadline_of(session: Session, campaign: Campaign) -> PhaseDeadline | None:
     """The deadline of the campaign's current phase, if any (one statement, only while running)."""
     if campaign.status != "running":
         return None
-    row = row_of(session, campaign.id)
+    return _if_current(row_of(session, campaign.id), campaign)
+
+
+def _if_current(row: PhaseDeadline | None, campaign: Campaign) -> PhaseDeadline | None:
+    """The row, if it is the deadline of the campaign's current phase (one left from another
+    phase counts as none)."""
     if row is None or not rules.current(row.round, row.phase, campaign.status, campaign.round, campaign.phase):
         return None
     return row

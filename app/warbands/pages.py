@@ -231,7 +231,5 @@ def orders(page: CampaignPage):
 def dashboard_panel(session, viewer):
     """R5.5, R4.6: the player's orders undone this round, each with why (the GM undid it, or
     the event now refuses it); the same live events told them at the moment (one statement)."""
-    if viewer.player is None or viewer.campaign.status != "running":
-        return None
     undone = undone_this_round(session, viewer)
     return ("warbands/_dashboard.html", {"undone": undone}) if undone else None

@@ -9,7 +9,7 @@ from sqlalchemy import bindparam, exists
 from sqlmodel import Session, col, select
 
 from app.campaigns.models import Campaign
-from app.core.db import read_rows, saved_id
+from app.core.db import read_rows
 from app.core.errors import N_
 from app.core.page_head import HeadRead, kept_in_head
 from app.gold import service as gold
@@ -71,20 +71,19 @@ def undone_this_round(session: Session, viewer: Viewer) -> list[dict]:
     """The player's orders undone this round, newest first, as their live events said (one
     statement, when any was undone; the events are kept RETENTION long, longer than a round
     is expected to last)."""
-    campaign, player_id = viewer.campaign, saved_id(viewer.player.id if viewer.player else None)
-    params = {"campaign_id": campaign.id, "player_id": player_id}
-    if not kept_in_head(session, viewer, "_orders_undone", lambda: read_rows(session, _ANY_UNDONE, params).scalar()):
+    read = head_read(viewer)
+    if read is None or not kept_in_head(session, viewer, read):
         return []
-    rows = read_rows(session, _UNDONE, {"campaign_id": campaign.id, "player_id": player_id}).scalars().all()
-    return [dict(data) for data in rows if (data or {}).get("round") == campaign.round]
+    rows = read_rows(session, _UNDONE, read.params).scalars().all()
+    return [dict(data) for data in rows if (data or {}).get("round") == viewer.campaign.round]
 
 
-def head_reads(viewer: Viewer) -> list[HeadRead]:
+def head_read(viewer: Viewer) -> HeadRead | None:
     """Whether any of this player's orders was undone (app/core/page_head.py): few ever are, and
     a dashboard then skips `_UNDONE`."""
     if viewer.player is None or viewer.campaign.status != "running":
-        return []
-    return [HeadRead("_orders_undone", _ANY_UNDONE, {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id})]
+        return None
+    return HeadRead("_orders_undone", _ANY_UNDONE, {"campaign_id": viewer.campaign_id, "player_id": viewer.player.id})
 
 
 _WHERE_UNDONE = (
