@@ -11,7 +11,7 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from app.accounts.deps import PageLogin, SessionDep
+from app.accounts.deps import InRouteLogin, RouteLogin, SessionDep
 from app.accounts.models import User
 from app.campaigns.service import campaign_of
 from app.catalog.catalog import Catalog
@@ -24,8 +24,13 @@ from app.visibility import Viewer
 
 @dataclass
 class CampaignContext(PageContext):
-    user: User
+    login: RouteLogin
     cid: int
+
+    @property
+    def user(self) -> User:
+        """Logged in: the route's thread read it before the route ran (or refused the request)."""
+        return self.login.user
 
     @cached_property
     def viewer(self) -> Viewer:
@@ -41,8 +46,8 @@ class CampaignContext(PageContext):
         return {"viewer": viewer, "campaign": viewer.campaign}
 
 
-async def campaign_page(cid: PathId, request: Request, user: PageLogin, session: SessionDep, form: Form) -> CampaignContext:
-    return CampaignContext(request=request, session=session, form=form, user=user, cid=cid)
+async def campaign_page(cid: PathId, request: Request, login: InRouteLogin, session: SessionDep, form: Form) -> CampaignContext:
+    return CampaignContext(request=request, session=session, form=form, login=login, cid=cid)
 
 
 CampaignPage = Annotated[CampaignContext, Depends(campaign_page)]

@@ -1,22 +1,21 @@
 from __future__ import annotations
 
-from fastapi import APIRouter, Request
+from fastapi import APIRouter
 
-from app.accounts.deps import PageLogin, SessionDep
 from app.battles import photos
-from app.campaigns.service import campaign_of
+from app.campaigns.deps import CampaignPage
 from app.campaigns.terms import campaign_words
 from app.chronicle import service
 from app.chronicle.texts import entry_text
 from app.core.templating import render, request_gettext
-from app.core.types import PathId, QueryPage
+from app.core.types import QueryPage
 
 router = APIRouter()
 
 
 @router.get("/campaigns/{cid}/chronicle")
-def chronicle(cid: PathId, request: Request, user: PageLogin, session: SessionDep, page: int = QueryPage()):
-    viewer = campaign_of(session, actor=user, campaign_id=cid)
+def chronicle(context: CampaignPage, page: int = QueryPage()):
+    request, session, viewer, cid = context.request, context.session, context.viewer, context.cid
     result = service.list_entries(session, viewer, page=page, per_page=30)
     gettext = request_gettext(request)
     words = campaign_words(viewer.campaign, gettext)

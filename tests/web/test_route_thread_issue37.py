@@ -15,7 +15,8 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from app.campaigns import pages as dashboard_pages
-from app.main import create_app
+from app.campaigns.deps import campaign_page
+from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
 from tests.builders.pages import login
 
@@ -42,14 +43,14 @@ def _player(client, make_client):
     return anna, cid
 
 
-def test_issue37_a_page_crosses_into_a_worker_thread_twice_not_three_times(client, make_client, hops):
+def test_issue37_a_campaign_page_crosses_into_a_worker_thread_once(client, make_client, hops):
     anna, cid = _player(client, make_client)
     hops.clear()
     page = anna.get(f"/campaigns/{cid}")
     assert page.status_code == 200 and "<h1" in page.text
-    # The login (a synchronous dependency) and the route itself; the unit of work ended in the
-    # route's thread, where it was once a third crossing of its own.
-    assert len(hops) == 2, hops
+    # The route itself: its login is read in the route's thread before it (it was a synchronous
+    # dependency's crossing of its own), and the unit of work ended there (once a third).
+    assert len(hops) == 1, hops
 
 
 def test_issue37_a_commit_failing_in_the_routes_thread_answers_503_and_frees_its_connection(
@@ -92,3 +93,31 @@ def test_issue37_a_second_app_wraps_each_route_once(settings):
     wrapped = [route.endpoint for route in dashboard_pages.router.routes if isinstance(route, APIRoute)]
     assert wrapped and all(getattr(e, "ends_in_route", False) for e in wrapped if not inspect.iscoroutinefunction(e))
     assert all(not getattr(e.__wrapped__, "ends_in_route", False) for e in wrapped if hasattr(e, "__wrapped__"))
+
+
+def _calls(dependant):
+    yield dependant.call
+    for sub in dependant.dependencies:
+        yield from _calls(sub)
+
+
+def test_issue37_every_route_taking_the_campaign_page_reads_its_login_in_its_own_thread(app):
+    """The campaign pages' login is left to the route's thread (app.core.db.before_route): only
+    a synchronous route wrapped by `ended_in_route` reads it there, so no other may take it."""
+    routes = [r for m in (*API_MODULES, *PAGE_MODULES) for r in m.router.routes if isinstance(r, APIRoute)]
+    taking = [r for r in routes if campaign_page in set(_calls(r.dependant))]
+    assert len(taking) > 100
+    assert all(getattr(r.endpoint, "ends_in_route", False) for r in taking), [
+        r.path for r in taking if not getattr(r.endpoint, "ends_in_route", False)
+    ]
+
+
+def test_issue37_a_campaign_page_refuses_a_logged_out_request_before_its_route_runs(client, make_client, monkeypatch):
+    _gm, cid, _players, _places = running_campaign(client, 2)
+    ran = []
+    real = dashboard_pages.dashboard_page
+    monkeypatch.setattr(dashboard_pages, "dashboard_page", lambda *a, **k: ran.append(1) or real(*a, **k))
+    stranger = make_client()
+    answer = stranger.get(f"/campaigns/{cid}", follow_redirects=False)
+    assert answer.status_code in (303, 401) and not ran
+    assert answer.status_code == 401 or "/login" in answer.headers["location"]
