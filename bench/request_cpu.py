@@ -21,6 +21,7 @@ import httpx
 from fastapi.responses import PlainTextResponse
 
 from app.accounts.deps import PageLogin
+from app.core.db import ended_in_route
 from bench.profile_pages import _login, demo_app
 
 
@@ -35,7 +36,9 @@ def _fixed_routes(app) -> dict[str, str]:
     def bench_sync():
         return PlainTextResponse("ok")
 
+    # Wrapped as the app's own routes are (app/main.py): the login is read in the route's thread.
     @app.get("/bench/login")
+    @ended_in_route
     def bench_login(user: PageLogin):
         return PlainTextResponse(user.nickname)
 

@@ -2,7 +2,6 @@
 
 from __future__ import annotations
 
-import functools
 import secrets
 from types import SimpleNamespace
 from typing import Annotated
@@ -13,7 +12,7 @@ from sqlmodel import Session
 
 from app.accounts import service
 from app.accounts.models import User
-from app.core.db import WRITE_METHODS, before_route, get_session
+from app.core.db import WRITE_METHODS, InRoute, get_session, in_route
 from app.core.errors import DomainError
 from app.core.flash import FLASH_COOKIE
 from app.core.i18n import choose_locale
@@ -109,44 +108,28 @@ def _page_login(request: Request, session: Session) -> User | None:
     return user
 
 
-def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> User | None:
-    return _page_login(request, session)
+def _logged_in(request: Request, session: Session, *, required: bool) -> InRoute:
+    """Issue 37: the login is read in the route's own worker thread, first thing, before the route
+    (`in_route`), not in a synchronous dependency's thread crossing of its own: the same lookup,
+    the same refusal before the route does anything, the same state for the page."""
 
-
-async def page_login_required(request: Request, user: Annotated[User | None, Depends(page_user)]) -> User:
-    if user is None:
-        raise _not_logged_in(request)
-    return user
-
-
-class RouteLogin:
-    """The page login as the campaign pages take it (issue 37): read in the route's own worker
-    thread, first thing, before the route (`before_route`), rather than in a synchronous
-    dependency's thread crossing of its own. Everything else is as `page_login_required`: the
-    same lookup, the same refusal before the route does anything, the same state for the page."""
-
-    __slots__ = ("_user",)
-
-    def __init__(self) -> None:
-        self._user: User | None = None
-
-    @property
-    def user(self) -> User:
-        if self._user is None:
-            raise RuntimeError("the page login is read in a synchronous route's thread: an async route cannot take it")
-        return self._user
-
-    def log_in(self, request: Request, session: Session) -> None:
+    def log_in() -> User | None:
         user = _page_login(request, session)
-        if user is None:
+        if user is None and required:
             raise _not_logged_in(request)
-        self._user = user
+        return user
+
+    return in_route(log_in)
 
 
-async def page_login_in_route(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> RouteLogin:
-    login = RouteLogin()
-    before_route(functools.partial(login.log_in, request, session))
-    return login
+async def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> InRoute:
+    """The route receives the logged-in user or None."""
+    return _logged_in(request, session, required=False)
+
+
+async def page_login_required(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> InRoute:
+    """The route receives the logged-in user; nobody logged in is refused before it runs."""
+    return _logged_in(request, session, required=True)
 
 
 def _api_identity(request: Request, session: Session) -> User | None:
@@ -193,6 +176,7 @@ async def api_user(request: Request, user: Annotated[User | None, Depends(api_us
 
 PageUser = Annotated[User | None, Depends(page_user)]
 PageLogin = Annotated[User, Depends(page_login_required)]
-InRouteLogin = Annotated[RouteLogin, Depends(page_login_in_route)]
+# A dependency taking the login gets the holder, read with `.value` in the route's thread.
+PageLoginHolder = Annotated[InRoute, Depends(page_login_required)]
 ApiUser = Annotated[User, Depends(api_user)]
 ApiUserOptional = Annotated[User | None, Depends(api_user_optional)]

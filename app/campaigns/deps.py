@@ -11,11 +11,12 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from app.accounts.deps import InRouteLogin, RouteLogin, SessionDep
+from app.accounts.deps import PageLoginHolder, SessionDep
 from app.accounts.models import User
 from app.campaigns.service import campaign_of
 from app.catalog.catalog import Catalog
 from app.catalog.deps import get_catalog
+from app.core.db import InRoute
 from app.core.forms import Form
 from app.core.page_actions import PageContext
 from app.core.types import PathId
@@ -24,13 +25,13 @@ from app.visibility import Viewer
 
 @dataclass
 class CampaignContext(PageContext):
-    login: RouteLogin
+    login: InRoute
     cid: int
 
     @property
     def user(self) -> User:
         """Logged in: the route's thread read it before the route ran (or refused the request)."""
-        return self.login.user
+        return self.login.value
 
     @cached_property
     def viewer(self) -> Viewer:
@@ -46,7 +47,9 @@ class CampaignContext(PageContext):
         return {"viewer": viewer, "campaign": viewer.campaign}
 
 
-async def campaign_page(cid: PathId, request: Request, login: InRouteLogin, session: SessionDep, form: Form) -> CampaignContext:
+async def campaign_page(
+    cid: PathId, request: Request, login: PageLoginHolder, session: SessionDep, form: Form
+) -> CampaignContext:
     return CampaignContext(request=request, session=session, form=form, login=login, cid=cid)
 
 

@@ -12,7 +12,7 @@ from contextlib import contextmanager
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
-from typing import overload
+from typing import Any, overload
 
 import structlog
 from fastapi import Request
@@ -225,28 +225,52 @@ async def get_session(request: Request) -> AsyncIterator[Session]:
 
 
 # Database work an asynchronous dependency leaves to the route's own worker thread, done there
-# before the route (the campaign pages' login, app/accounts/deps.py): as a synchronous
-# dependency it was a thread crossing of its own, a tenth of a page's CPU (issue 37).
+# before the route (the pages' login, app/accounts/deps.py): as a synchronous dependency it
+# was a thread crossing of its own, a tenth of a page's CPU (issue 37).
 _BEFORE_ROUTE: ContextVar[list[Callable[[], None]] | None] = ContextVar("hideout_before_route", default=None)
 
 
-def before_route(work: Callable[[], None]) -> None:
-    """Runs `work` in the route's worker thread, first thing, before the route itself (only
-    synchronous routes, which `ended_in_route` wraps, run it). What it raises is the route's
-    error, answered as if the route had raised it."""
+class InRoute:
+    """A dependency's value worked out in the route's worker thread, first thing, before the
+    route itself (`in_route`). A route's argument holding one receives the value; a holder
+    kept elsewhere (inside a page's context) is read with `value`."""
+
+    __slots__ = ("_done", "_value")
+
+    def __init__(self) -> None:
+        self._done = False
+        self._value: Any = None
+
+    @property
+    def value(self) -> Any:
+        if not self._done:
+            raise RuntimeError("worked out in a synchronous route's thread: an async route cannot take it")
+        return self._value
+
+    def _work_out(self, work: Callable[[], Any]) -> None:
+        self._value = work()
+        self._done = True
+
+
+def in_route(work: Callable[[], Any]) -> InRoute:
+    """`work`'s value, worked out in the route's worker thread before the route (only synchronous
+    routes, which `ended_in_route` wraps, do it). What it raises is the route's error, answered
+    as if the route had raised it."""
+    holder = InRoute()
     pending = _BEFORE_ROUTE.get()
     if pending is None:
         pending = []
         _BEFORE_ROUTE.set(pending)
-    pending.append(work)
+    pending.append(functools.partial(holder._work_out, work))
+    return holder
 
 
 def ended_in_route(endpoint: Callable) -> Callable:
     """A synchronous route whose unit of work is committed and closed in the route's own thread
     as soon as it has answered with a Response, whose body is drawn already (a page, a
     redirect). Any other answer (a model FastAPI serialises afterwards, which may still read
-    through the session) and any exception leave the ending to `get_session`, as before. The
-    work dependencies left with `before_route` runs first."""
+    through the session) and any exception leave the ending to `get_session`, as before. What
+    dependencies left to it (`in_route`) is worked out first."""
 
     if getattr(endpoint, "ends_in_route", False):
         return endpoint  # the routers are the modules' own: a second app wraps them once only
@@ -256,7 +280,7 @@ def ended_in_route(endpoint: Callable) -> Callable:
         pending = _BEFORE_ROUTE.get()
         while pending:
             pending.pop(0)()
-        answer = endpoint(*args, **kwargs)
+        answer = endpoint(*args, **{k: v.value if isinstance(v, InRoute) else v for k, v in kwargs.items()})
         open_work = _OPEN_WORK.get()
         if open_work and isinstance(answer, Response):
             open_work.pop().__exit__(None, None, None)  # raises what a commit raises, ended either way

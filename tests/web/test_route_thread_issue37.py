@@ -15,6 +15,7 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from app.campaigns import pages as dashboard_pages
+from app.accounts.deps import page_login_required, page_user
 from app.campaigns.deps import campaign_page
 from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
@@ -101,15 +102,25 @@ def _calls(dependant):
         yield from _calls(sub)
 
 
-def test_issue37_every_route_taking_the_campaign_page_reads_its_login_in_its_own_thread(app):
-    """The campaign pages' login is left to the route's thread (app.core.db.before_route): only
-    a synchronous route wrapped by `ended_in_route` reads it there, so no other may take it."""
+def test_issue37_every_route_taking_a_page_login_reads_it_in_its_own_thread(app):
+    """The pages' login is left to the route's thread (app.core.db.in_route): only a synchronous
+    route wrapped by `ended_in_route` works it out there, so no other may take it."""
     routes = [r for m in (*API_MODULES, *PAGE_MODULES) for r in m.router.routes if isinstance(r, APIRoute)]
-    taking = [r for r in routes if campaign_page in set(_calls(r.dependant))]
-    assert len(taking) > 100
+    logins = {page_user, page_login_required}
+    taking = [r for r in routes if logins & set(_calls(r.dependant))]
+    assert len([r for r in taking if campaign_page in set(_calls(r.dependant))]) > 100
+    assert len(taking) > 130
     assert all(getattr(r.endpoint, "ends_in_route", False) for r in taking), [
         r.path for r in taking if not getattr(r.endpoint, "ends_in_route", False)
     ]
+
+
+def test_issue37_a_page_outside_the_campaigns_crosses_into_a_worker_thread_once(client, make_client, hops):
+    anna, _cid = _player(client, make_client)
+    hops.clear()
+    assert anna.get("/account").status_code == 200  # PageLogin
+    assert anna.get("/").status_code == 200  # PageUser
+    assert len(hops) == 2, hops
 
 
 def test_issue37_a_campaign_page_refuses_a_logged_out_request_before_its_route_runs(client, make_client, monkeypatch):
