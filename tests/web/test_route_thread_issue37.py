@@ -14,8 +14,8 @@ from fastapi.routing import APIRoute
 from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
-from app.campaigns import pages as dashboard_pages
 from app.accounts.deps import page_login_required, page_user
+from app.campaigns import pages as dashboard_pages
 from app.campaigns.deps import campaign_page
 from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
