@@ -16,6 +16,7 @@ from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
 from app.accounts.models import User
+from app.accounts.service import login_reading
 from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
 from app.core.db import saved_id
@@ -68,6 +69,14 @@ _VIEWER = (
     .where(Campaign.id == bindparam("campaign_id"))
 )
 _VIEWER_LOCKED = _VIEWER.with_for_update(of=Campaign)
+# A campaign page's login and its viewer in one round trip (issue 37): the login's statement
+# reading the campaign of the path and the user's seats in it as `_VIEWER` does.
+CAMPAIGN_PAGE_LOGIN = (
+    login_reading(Campaign, Player, GameMaster.id)
+    .outerjoin(Campaign, col(Campaign.id) == bindparam("campaign_id"))
+    .outerjoin(Player, and_(col(Player.campaign_id) == Campaign.id, col(Player.user_id) == User.id))
+    .outerjoin(GameMaster, and_(col(GameMaster.campaign_id) == Campaign.id, col(GameMaster.user_id) == User.id))
+)
 
 
 def kept(viewer: Viewer, name: str, compute: Callable[[], T]) -> T:
@@ -85,9 +94,15 @@ def viewer_for(session: Session, user: User, campaign_id: int, *, lock: bool = F
     # every request), built once (issue 37); a lock takes the campaign row only.
     query = _VIEWER_LOCKED if lock else _VIEWER
     row = session.exec(query, params={"user_id": user.id, "campaign_id": campaign_id}).first()
-    if row is None:
-        raise DomainError("not_found")
+    return seated(session, user, campaign_id, tuple(row) if row else (None, None, None), invitee_ok=invitee_ok)
+
+
+def seated(session: Session, user: User, campaign_id: int, row: tuple, *, invitee_ok: bool = False) -> Viewer:
+    """The viewer from a read of the campaign and the user's seats in it (campaign, player, co-GM
+    id; the campaign None where there is none): `viewer_for`'s, or the campaign page login's."""
     campaign, player, co_gm = row
+    if campaign is None:
+        raise DomainError("not_found")
     viewer = Viewer(user=user, campaign=campaign, player=player, co_gm=co_gm is not None)
     if viewer.is_member:
         return viewer

@@ -73,14 +73,15 @@ async def csrf_checked(request: Request) -> None:
             raise DomainError("csrf_failed")
 
 
-def _session_user(request: Request, session: Session, token: str) -> User | None:
-    user, ended, acts = service.lookup_session(session, request.app.state.settings, _secret(request), token)
+def _session_user(request: Request, session: Session, token: str, reading: tuple = ()) -> tuple[User | None, tuple]:
+    """The session's user, and what `reading` (a statement and its parameters) read besides."""
+    user, ended, acts, also = service.lookup_session(session, request.app.state.settings, _secret(request), token, *reading)
     request.state.form_once = str(acts)
     if ended:
         # The ended session's row is deleted (kept even if this request is then refused)
         # and the response drops the cookie (app/main.py).
         request.state.session_ended = True
-    return user
+    return user, also
 
 
 def _not_logged_in(request: Request) -> DomainError:
@@ -95,9 +96,9 @@ def _campaign_page(request: Request) -> int | None:
     return int(cid) if 0 < int(cid) <= MAX_ID else None
 
 
-def _page_login(request: Request, session: Session) -> User | None:
+def _page_login(request: Request, session: Session, reading: tuple = ()) -> tuple[User | None, tuple]:
     token = request.cookies.get(SESSION_COOKIE)
-    user = _session_user(request, session, token) if token else None
+    user, also = _session_user(request, session, token, reading) if token else (None, ())
     _remember(request, user)
     _set_locale(request, user)
     # Issue 17: a campaign page carries an ETag, a digest of the page as drawn for this viewer
@@ -105,7 +106,7 @@ def _page_login(request: Request, session: Session) -> User | None:
     # flash message is not the page a later revalidation would show.
     if user and _campaign_page(request) is not None and not request.cookies.get(FLASH_COOKIE):
         request.state.page_etag = True
-    return user
+    return user, also
 
 
 def _logged_in(request: Request, session: Session, *, required: bool) -> InRoute:
@@ -114,10 +115,23 @@ def _logged_in(request: Request, session: Session, *, required: bool) -> InRoute
     the same refusal before the route does anything, the same state for the page."""
 
     def log_in() -> User | None:
-        user = _page_login(request, session)
+        user, _also = _page_login(request, session)
         if user is None and required:
             raise _not_logged_in(request)
         return user
+
+    return in_route(log_in)
+
+
+def page_login_reading(request: Request, session: Session, statement, params: dict) -> InRoute:
+    """As PageLogin, for a dependency that reads more in the login's own statement (a
+    `service.login_reading`): its holder's value is the user and what the statement read besides."""
+
+    def log_in() -> tuple[User, tuple]:
+        user, also = _page_login(request, session, (statement, params))
+        if user is None:
+            raise _not_logged_in(request)
+        return user, also
 
     return in_route(log_in)
 
@@ -143,7 +157,7 @@ def _api_identity(request: Request, session: Session) -> User | None:
     token = request.cookies.get(SESSION_COOKIE)
     if not token:
         return None
-    user = _session_user(request, session, token)
+    user, _also = _session_user(request, session, token)
     # The cookie is accepted on the API only with the same CSRF proof as a form.
     if user and request.method in WRITE_METHODS and not _csrf_ok(request, request.headers.get(CSRF_HEADER)):
         _remember(request, user)
@@ -176,7 +190,5 @@ async def api_user(request: Request, user: Annotated[User | None, Depends(api_us
 
 PageUser = Annotated[User | None, Depends(page_user)]
 PageLogin = Annotated[User, Depends(page_login_required)]
-# A dependency taking the login gets the holder, read with `.value` in the route's thread.
-PageLoginHolder = Annotated[InRoute, Depends(page_login_required)]
 ApiUser = Annotated[User, Depends(api_user)]
 ApiUserOptional = Annotated[User | None, Depends(api_user_optional)]

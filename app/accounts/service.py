@@ -122,32 +122,40 @@ def _over(live: UserSession, settings: Settings, now) -> bool:
 def user_for_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool]:
     """The session's user, or None; the flag says a session was found but had ended (it
     is deleted, and the browser should drop its cookie)."""
-    user, ended, _acts = lookup_session(session, settings, secret_key, token)
+    user, ended, _acts, _also = lookup_session(session, settings, secret_key, token)
     return user, ended
 
 
+def login_reading(*also):
+    """The login's statement, reading `also` in the same row (outer-joined by the caller: a page
+    that needs more than who is asking asks it in the same round trip, issue 37)."""
+    return (
+        select(User, UserSession, *also)
+        .join(UserSession, UserSession.user_id == User.id)
+        .where(UserSession.token_hash == bindparam("token_hash"))
+    )
+
+
 # Built once (issue 17: building the select cost more than running it).
-_LOGIN = (
-    select(User, UserSession)
-    .join(UserSession, UserSession.user_id == User.id)
-    .where(UserSession.token_hash == bindparam("token_hash"))
-)
+_LOGIN = login_reading()
 
 
-def lookup_session(session: Session, settings: Settings, secret_key: str, token: str) -> tuple[User | None, bool, int]:
-    """As `user_for_session`, and last the session's count of acted forms, its forms'
-    one-time key (R11.6)."""
-    row = session.exec(_LOGIN, params={"token_hash": token_digest(secret_key, token)}).first()
+def lookup_session(
+    session: Session, settings: Settings, secret_key: str, token: str, statement=_LOGIN, params: dict | None = None
+) -> tuple[User | None, bool, int, tuple]:
+    """As `user_for_session`, then the session's count of acted forms, its forms' one-time key
+    (R11.6), and last what `statement` (a `login_reading`) read besides, for a live session."""
+    row = session.exec(statement, params={**(params or {}), "token_hash": token_digest(secret_key, token)}).first()
     if row is None:
-        return None, False, 0
+        return None, False, 0, ()
     user, live = row[0], row[1]
     now = utcnow()
     if _over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
-        return None, True, 0
+        return None, True, 0, ()
     if rules.session_needs_touch(last_seen_at=aware(live.last_seen_at), now=now):
         _bookkeeping(session, update(UserSession).where(UserSession.id == live.id).values(last_seen_at=now))
-    return user, False, live.acts
+    return user, False, live.acts, tuple(row[2:])
 
 
 def credential_alive(

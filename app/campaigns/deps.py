@@ -11,32 +11,35 @@ from typing import Annotated, Any
 
 from fastapi import Depends, Request
 
-from app.accounts.deps import PageLoginHolder, SessionDep
+from app.accounts.deps import SessionDep, csrf_checked, page_login_reading
 from app.accounts.models import User
-from app.campaigns.service import campaign_of
 from app.catalog.catalog import Catalog
 from app.catalog.deps import get_catalog
 from app.core.db import InRoute
 from app.core.forms import Form
 from app.core.page_actions import PageContext
 from app.core.types import PathId
-from app.visibility import Viewer
+from app.visibility import CAMPAIGN_PAGE_LOGIN, Viewer, seated
 
 
 @dataclass
 class CampaignContext(PageContext):
-    login: InRoute
+    login: InRoute  # the user, and the campaign and their seats in it, read with the login
     cid: int
 
     @property
     def user(self) -> User:
         """Logged in: the route's thread read it before the route ran (or refused the request)."""
-        return self.login.value
+        return self.login.value[0]
 
     @cached_property
     def viewer(self) -> Viewer:
-        """One statement, on first use: pages whose use case returns the viewer never ask."""
-        return campaign_of(self.session, actor=self.user, campaign_id=self.cid)
+        """The campaign as this user may see it (404 for anybody else), read with the login."""
+        return seated(self.session, self.user, self.cid, self.login.value[1])
+
+    def invitee_viewer(self) -> Viewer:
+        """As `viewer`, a pending invitee let in (the dashboard's Accept button)."""
+        return seated(self.session, self.user, self.cid, self.login.value[1], invitee_ok=True)
 
     @cached_property
     def catalog(self) -> Catalog:
@@ -48,8 +51,11 @@ class CampaignContext(PageContext):
 
 
 async def campaign_page(
-    cid: PathId, request: Request, login: PageLoginHolder, session: SessionDep, form: Form
+    cid: PathId, request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)], form: Form
 ) -> CampaignContext:
+    # Issue 37: the login, the campaign and the user's seats in it in one statement, read in the
+    # route's thread before the route (the two statements of before, one round trip each).
+    login = page_login_reading(request, session, CAMPAIGN_PAGE_LOGIN, {"campaign_id": cid})
     return CampaignContext(request=request, session=session, form=form, login=login, cid=cid)
 
 

@@ -172,7 +172,7 @@ advice_facts = Port[Callable[..., frozenset]]("advice facts")
 def dashboard_page(page: CampaignContext, status_code: int = 200, error: str | None = None):
     session, cid = page.session, page.cid
     # A pending invitee sees the dashboard too (its Accept button): not `page.viewer`.
-    viewer = service.campaign_of(session, actor=page.user, campaign_id=cid, invitee_ok=True)
+    viewer = page.invitee_viewer()
     campaign = viewer.campaign
     players = service.players(session, cid)
     places = maps.place_rows(session, cid)

@@ -140,6 +140,16 @@ def _tune_sqlite(engine: Engine, synchronous: str) -> None:
         conn.exec_driver_sql("BEGIN IMMEDIATE" if immediate else "BEGIN")
 
 
+@event.listens_for(Session, "do_orm_execute")
+def _locked_reads_are_fresh(state) -> None:
+    """A row read FOR UPDATE is read again, whatever the session loaded of it before the lock
+    (PostgreSQL, READ COMMITTED: another request may have committed in between). The ORM keeps
+    an object it holds as first loaded unless told otherwise, and a page's login reads the
+    campaign and the user's player before any use case locks them (issue 37)."""
+    if state.is_select and state.statement._for_update_arg is not None:
+        state.update_execution_options(populate_existing=True)
+
+
 @contextmanager
 def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
     session = Session(engine, expire_on_commit=False)

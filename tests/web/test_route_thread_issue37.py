@@ -7,6 +7,7 @@ open until then."""
 from __future__ import annotations
 
 import inspect
+import re
 
 import anyio.to_thread
 import pytest
@@ -19,7 +20,7 @@ from app.campaigns import pages as dashboard_pages
 from app.campaigns.deps import campaign_page
 from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
-from tests.builders.pages import login
+from tests.builders.pages import login, register
 
 
 @pytest.fixture
@@ -106,7 +107,7 @@ def test_issue37_every_route_taking_a_page_login_reads_it_in_its_own_thread(app)
     """The pages' login is left to the route's thread (app.core.db.in_route): only a synchronous
     route wrapped by `ended_in_route` works it out there, so no other may take it."""
     routes = [r for m in (*API_MODULES, *PAGE_MODULES) for r in m.router.routes if isinstance(r, APIRoute)]
-    logins = {page_user, page_login_required}
+    logins = {page_user, page_login_required, campaign_page}  # the last reads the campaign with it
     taking = [r for r in routes if logins & set(_calls(r.dependant))]
     assert len([r for r in taking if campaign_page in set(_calls(r.dependant))]) > 100
     assert len(taking) > 130
@@ -132,3 +133,22 @@ def test_issue37_a_campaign_page_refuses_a_logged_out_request_before_its_route_r
     answer = stranger.get(f"/campaigns/{cid}", follow_redirects=False)
     assert answer.status_code in (303, 401) and not ran
     assert answer.status_code == 401 or "/login" in answer.headers["location"]
+
+
+def test_issue37_a_campaign_page_reads_its_login_and_campaign_in_one_statement(client, make_client, count_statements):
+    anna, cid = _player(client, make_client)
+    for path in (f"/campaigns/{cid}", f"/campaigns/{cid}/map", f"/campaigns/{cid}/chronicle"):
+        anna.get(path)
+        with count_statements() as counted:
+            assert anna.get(path).status_code == 200
+        reading = [s for s in counted.statements if "user_session" in s or re.search(r"FROM campaign\b", s)]
+        assert len(reading) == 1 and "campaign.gm_user_id" in reading[0], (path, reading)
+
+
+def test_issue37_the_campaign_read_with_the_login_still_tells_nobody_it_exists(client, make_client):
+    """R11.2: a logged-in outsider gets the same 404 for another club's campaign as for none."""
+    _gm, cid, _players, _places = running_campaign(client, 2)
+    outsider = make_client()
+    register(outsider, "outsider")
+    there, missing = outsider.get(f"/campaigns/{cid}/map"), outsider.get(f"/campaigns/{cid + 1000}/map")
+    assert there.status_code == missing.status_code == 404
