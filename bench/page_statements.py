@@ -1,7 +1,7 @@
 """Statements a demo page runs for a logged-in player (issue 37): every round trip costs CPU,
 about 80 µs on SQLite and 250 µs on PostgreSQL on the machine this was written on, so the count
-is the part of a page's cost that no timing noise moves. Counted as tests/conftest.py's
-`count_statements` does, on the second draw of each page.
+is the part of a page's cost that no timing noise moves. Counted as the tests count them
+(tests/statements.py), on the second draw of each page.
 
 Run: `python -m bench.page_statements` (printed by `make bench`); `BENCH_DATABASE_URL` for
 PostgreSQL, on an empty database."""
@@ -9,12 +9,10 @@ PostgreSQL, on an empty database."""
 from __future__ import annotations
 
 import asyncio
-import re
-
-from sqlalchemy import event
 
 from bench.profile_pages import demo_app
 from bench.request_cpu import _cookie, _get
+from tests.statements import StatementCounter
 
 PAGES = {"dashboard": "", "map": "/map", "chronicle": "/chronicle", "events": "/events", "players": "/players"}
 
@@ -26,18 +24,9 @@ async def count() -> dict[str, list[str]]:
     for name, tail in PAGES.items():
         path = f"/campaigns/{cid}{tail}"
         assert await _get(app, headers, path, b"first=1") == 200, name
-        seen: list[str] = []
-
-        def on_execute(conn, cursor, statement, parameters, context, executemany, seen=seen):
-            if re.match(r"\s*(SELECT|INSERT|UPDATE|DELETE)", statement, re.I):
-                seen.append(" ".join(statement.split()))
-
-        event.listen(app.state.engine, "before_cursor_execute", on_execute)
-        try:
+        with StatementCounter(app.state.engine) as counted:
             assert await _get(app, headers, path, b"second=1") == 200, name
-        finally:
-            event.remove(app.state.engine, "before_cursor_execute", on_execute)
-        found[name] = seen
+        found[name] = counted.statements
     return found
 
 

@@ -22,6 +22,7 @@ from app.wiring import wire
 from tests import builders
 from tests.builders import memo
 from tests.one_hop_client import OneHopClient as TestClient
+from tests.statements import StatementCounter
 
 wire()  # the same composition as the server and every CLI command (app/wiring.py)
 
@@ -174,27 +175,6 @@ def make_client(app):
     yield factory
     for c in clients:
         c.__exit__(None, None, None)
-
-
-class StatementCounter:
-    def __init__(self, engine):
-        self.engine = engine
-        self.count = 0
-        self.statements: list[str] = []
-
-    def _on_execute(self, conn, cursor, statement, parameters, context, executemany):
-        if re.match(r"\s*(SELECT|INSERT|UPDATE|DELETE)", statement, re.I):
-            self.count += 1
-            self.statements.append(statement)
-
-    def __enter__(self):
-        self.count = 0
-        self.statements = []
-        event.listen(self.engine, "before_cursor_execute", self._on_execute)
-        return self
-
-    def __exit__(self, *exc):
-        event.remove(self.engine, "before_cursor_execute", self._on_execute)
 
 
 @pytest.fixture

@@ -109,16 +109,17 @@ def _page_login(request: Request, session: Session, reading: tuple = ()) -> tupl
     return user, also
 
 
-def _logged_in(request: Request, session: Session, *, required: bool) -> InRoute:
+def _logged_in(request: Request, session: Session, *, required: bool, reading: tuple = ()) -> InRoute:
     """Issue 37: the login is read in the route's own worker thread, first thing, before the route
     (`in_route`), not in a synchronous dependency's thread crossing of its own: the same lookup,
-    the same refusal before the route does anything, the same state for the page."""
+    the same refusal before the route does anything, the same state for the page. With
+    `reading`, the holder's value is the user and what that statement read besides."""
 
-    def log_in() -> User | None:
-        user, _also = _page_login(request, session)
+    def log_in() -> User | tuple[User | None, tuple] | None:
+        user, also = _page_login(request, session, reading)
         if user is None and required:
             raise _not_logged_in(request)
-        return user
+        return (user, also) if reading else user
 
     return in_route(log_in)
 
@@ -126,14 +127,7 @@ def _logged_in(request: Request, session: Session, *, required: bool) -> InRoute
 def page_login_reading(request: Request, session: Session, statement, params: dict) -> InRoute:
     """As PageLogin, for a dependency that reads more in the login's own statement (a
     `service.login_reading`): its holder's value is the user and what the statement read besides."""
-
-    def log_in() -> tuple[User, tuple]:
-        user, also = _page_login(request, session, (statement, params))
-        if user is None:
-            raise _not_logged_in(request)
-        return user, also
-
-    return in_route(log_in)
+    return _logged_in(request, session, required=True, reading=(statement, params))
 
 
 async def page_user(request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)]) -> InRoute:
