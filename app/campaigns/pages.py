@@ -174,8 +174,7 @@ def dashboard_page(page: CampaignContext, status_code: int = 200, error: str | N
     # A pending invitee sees the dashboard too (its Accept button): not `page.viewer`.
     viewer = page.invitee_viewer()
     campaign = viewer.campaign
-    players = service.players(session, cid)
-    places = maps.place_rows(session, cid)
+    players, places = maps.roster_and_places(session, cid)
     flagged = [p for p in places if p.hideout_slot]
     free = [p for p in flagged if p.owner_player_id is None]
     mine = next((p for p in players if viewer.player and p.player_id == viewer.player.id), None)
@@ -327,14 +326,15 @@ def decide_invitation(cid: PathId, decision: str, request: Request, user: PageLo
 
 def players_page(page: CampaignContext, status_code=200, **extra):
     viewer, session = page.viewer, page.session
+    players, places = maps.roster_and_places(session, page.cid)
     return render(
         page.request,
         "campaigns/players.html",
         status_code=status_code,
         viewer=viewer,
         campaign=viewer.campaign,
-        players=service.players(session, page.cid),
-        places={p.id: p for p in maps.place_rows(session, page.cid)},  # the hideouts' names: rows, not Place objects
+        players=players,
+        places={p.id: p for p in places},  # the hideouts' names: rows, not Place objects
         invitations=service.invitations_seen_by(session, viewer),
         game_masters=people.game_masters(session, viewer) if viewer.is_gm else [],
         tab="players",

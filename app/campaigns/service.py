@@ -202,10 +202,20 @@ _HIDEOUTS_AND_OWNED = union_all(
 
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
     """Two statements whatever the roster size (three with a GM viewer: the hidden gold). Gold is there only where `viewer` may
-    see it (R11.2: the player themselves and the GM); without a viewer, nobody's."""
+    see it (R11.2: the player themselves and the GM); without a viewer, nobody's. A page that
+    lists the places too reads both in two statements: maps.service.roster_and_places."""
+    by_id = roster(session, campaign_id, viewer)
+    for kind, pid, place_id, _made in read_rows(session, _HIDEOUTS_AND_OWNED, {"campaign_id": campaign_id}).all():
+        if pid in by_id:
+            (by_id[pid].hideouts if kind == _HIDEOUT else by_id[pid].places).append(place_id)
+    return list(by_id.values())
+
+
+def roster(session: Session, campaign_id: int, viewer: Viewer | None = None) -> dict[int, PlayerRow]:
+    """The players by id in one statement (two with a GM viewer), their hideouts and places not
+    yet filled in: `players` and the places' own reading fill them."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).
-    cid = {"campaign_id": campaign_id}
     by_id = {
         pid: PlayerRow(
             pid,
@@ -216,16 +226,15 @@ def players(session: Session, campaign_id: int, viewer: Viewer | None = None) ->
             guild_id=guild_id,  # R8.1
             away=None if from_round is None else {"from_round": from_round, "to_round": to_round},
         )
-        for pid, user_id, nick, joined_at, gold, guild_id, from_round, to_round in read_rows(session, _ROSTER, cid).all()
+        for pid, user_id, nick, joined_at, gold, guild_id, from_round, to_round in read_rows(
+            session, _ROSTER, {"campaign_id": campaign_id}
+        ).all()
     }
-    for kind, pid, place_id, _made in read_rows(session, _HIDEOUTS_AND_OWNED, cid).all():
-        if pid in by_id:
-            (by_id[pid].hideouts if kind == _HIDEOUT else by_id[pid].places).append(place_id)
     # The GM's figures leave out what only the owner sees (transfers, R8.11) and still add up.
     for pid, hidden in (hidden_gold(session, viewer) if viewer is not None else {}).items():
         if pid in by_id and by_id[pid].gold is not None:
             by_id[pid].gold -= hidden
-    return list(by_id.values())
+    return by_id
 
 
 def away_now(session: Session, campaign: Campaign) -> set[int]:
