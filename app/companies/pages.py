@@ -36,7 +36,7 @@ LABELS = {
 
 def _company_page(page: CampaignContext, player_id=None, status_code=200, **extra):
     session, catalog = page.session, page.catalog
-    viewer, view = service.view(session, actor=page.user, campaign_id=page.cid, player_id=player_id)
+    viewer, view = service.view_for(session, page.viewer, player_id)
     campaign = viewer.campaign
     confirmed = bool(view.company and view.company.confirmed)
     refunds = {
@@ -190,7 +190,7 @@ def name_model(mid: PathId, page: CampaignPage):
 
 def _shop_page(page: CampaignContext, type_: str = "", q: str = "", status_code=200, **extra):
     catalog = page.catalog
-    viewer, view = service.view(page.session, actor=page.user, campaign_id=page.cid)
+    viewer, view = service.view_for(page.session, page.viewer)
     campaign = viewer.campaign
     faction = view.company.faction if view.company else None
     needle = q.strip().lower()

@@ -127,9 +127,13 @@ def _items(session: Session, company_id: int) -> list[CompanyItem]:
 
 def view(session: Session, *, actor: User, campaign_id: int, player_id: int | None = None) -> tuple[Viewer, CompanyView]:
     """R11.2: the company is seen by its player and the GM only."""
-    viewer = viewer_for(session, actor, campaign_id)
+    return view_for(session, viewer_for(session, actor, campaign_id), player_id)
+
+
+def view_for(session: Session, viewer: Viewer, player_id: int | None = None) -> tuple[Viewer, CompanyView]:
+    """`view` for a viewer already seated: a page's, read with its login (issue 37)."""
     pid = private_owner(viewer, player_id)
-    player = campaign_row(session, Player, pid, campaign_id)
+    player = campaign_row(session, Player, pid, viewer.campaign.id)
     company = company_of(session, pid)
     gold = player.gold - hidden_gold(session, viewer, pid).get(pid, 0) if viewer.sees_balance_of(pid) else None
     if company is None:

@@ -27,8 +27,8 @@ LABELS = {"amount": N_("Amount"), "reason": N_("Reason"), "player_id": N_("Playe
 
 
 def _ledger_page(page: CampaignContext, player_id, number=1, status_code=200, **extra):
-    request, session, cid = page.request, page.session, page.cid
-    result = gold.ledger(session, actor=page.user, campaign_id=cid, player_id=player_id, page=number, per_page=30)
+    request, session = page.request, page.session
+    result = gold.ledger_for(session, page.viewer, player_id, page=number, per_page=30)
     viewer = page.viewer
     nickname = _nickname(page, result.player_id)
     return render(

@@ -159,9 +159,13 @@ class LedgerPage:
 def ledger(
     session: Session, *, actor: User, campaign_id: int, player_id: int | None, page: int = 1, per_page: int = 50
 ) -> LedgerPage:
-    viewer = viewer_for(session, actor, campaign_id)
+    return ledger_for(session, viewer_for(session, actor, campaign_id), player_id, page=page, per_page=per_page)
+
+
+def ledger_for(session: Session, viewer: Viewer, player_id: int | None, *, page: int = 1, per_page: int = 50) -> LedgerPage:
+    """`ledger` for a viewer already seated: a page's, read with its login (issue 37)."""
     pid = private_owner(viewer, player_id)
-    player = _player_in(session, campaign_id, pid)
+    player = _player_in(session, viewer.campaign.id, pid)
     query = select(LedgerEntry).where(LedgerEntry.player_id == pid)
     hidden = secret_ledger_filter(viewer, pid)
     if hidden is not None:

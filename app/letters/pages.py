@@ -61,7 +61,7 @@ def _box(box: str | None) -> str:
 def _list_page(page: CampaignContext, box: str = "in", number: int = 1, status_code: int = 200, **extra):
     box = _box(box)
     session = page.session
-    viewer, result = service.letters(session, actor=page.user, campaign_id=page.cid, box=box, page=number, per_page=PER_PAGE)
+    viewer, result = service.letters_for(session, page.viewer, box=box, page=number, per_page=PER_PAGE)
     return render(
         page.request,
         "letters/letters.html",

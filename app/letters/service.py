@@ -72,7 +72,12 @@ def letters(
     session: Session, *, actor: User, campaign_id: int, box: str = "in", page: int = 1, per_page: int = 50
 ) -> tuple[Viewer, Page]:
     """The inbox (`box="in"`) or the outbox (`"out"`), newest first: two statements for the page."""
-    viewer = _viewer(session, actor, campaign_id)
+    return letters_for(session, viewer_for(session, actor, campaign_id), box=box, page=page, per_page=per_page)
+
+
+def letters_for(session: Session, viewer: Viewer, *, box: str = "in", page: int = 1, per_page: int = 50) -> tuple[Viewer, Page]:
+    """`letters` for a viewer already seated: a page's, read with its login (issue 37)."""
+    require_module(viewer.campaign, MODULE)
     query = visible_letters(viewer, box="out" if box == "out" else "in").order_by(Letter.id.desc())
     return viewer, paginate(session, query, page=page, per_page=per_page)
 

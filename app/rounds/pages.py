@@ -100,7 +100,7 @@ def end_round(page: CampaignPage):
 
 def _twilight_page(page: CampaignContext, status_code: int = 200, **extra):
     session, cid = page.session, page.cid
-    view = service.twilight(session, actor=page.user, campaign_id=cid)
+    view = service.twilight_for(session, page.viewer)
     campaign = view.viewer.campaign
     arrivals = [a for r in view.rows for a in r.unopposed + r.left_out]
     warbands = battles.warband_names(session, arrivals)

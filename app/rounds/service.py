@@ -156,7 +156,11 @@ class TwilightView:
 def twilight(session: Session, *, actor: User, campaign_id: int) -> TwilightView:
     """Battles, results and arrivals are public from Battles on, so every member sees the
     round's outcomes; before Battles there is nothing to show."""
-    viewer = viewer_for(session, actor, campaign_id)
+    return twilight_for(session, viewer_for(session, actor, campaign_id))
+
+
+def twilight_for(session: Session, viewer: Viewer) -> TwilightView:
+    """`twilight` for a viewer already seated: a page's, read with its login (issue 37)."""
     campaign = viewer.campaign
     if campaign.status not in ("running", "finished") or campaign.phase not in PUBLIC_ORDER_PHASES:
         return TwilightView(viewer, [], [])

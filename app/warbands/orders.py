@@ -244,7 +244,11 @@ class OrdersSeen:
 
 def orders_seen(session: Session, *, actor: User, campaign_id: int, round_: int | None = None) -> OrdersSeen:
     """A round's orders as this actor may see them (R4.7, R11.2): `visibility.visible_orders`."""
-    viewer = viewer_for(session, actor, campaign_id)
+    return orders_seen_by(session, viewer_for(session, actor, campaign_id), round_)
+
+
+def orders_seen_by(session: Session, viewer: Viewer, round_: int | None = None) -> OrdersSeen:
+    """`orders_seen` for a viewer already seated: a page's, read with its login (issue 37)."""
     shown = viewer.campaign.round if round_ is None else round_
     return OrdersSeen(viewer, visible_orders(session, viewer, shown), orders_public(viewer.campaign, shown))
 

@@ -136,7 +136,11 @@ def warband_limit(session: Session, campaign: Campaign, player_id: int) -> int:
 
 def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
     """A player's own warbands (R4.1); other players' rosters stay hidden until battles."""
-    viewer = viewer_for(session, actor, campaign_id)
+    return warbands_for(session, viewer_for(session, actor, campaign_id), catalog)
+
+
+def warbands_for(session: Session, viewer: Viewer, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
+    """`list_warbands` for a viewer already seated: a page's, read with its login (issue 37)."""
     if viewer.player is None:
         return viewer, []
     campaign = viewer.campaign

@@ -143,8 +143,8 @@ def read_builder(request, form, schema):
 
 
 def list_page(page: CampaignContext, status_code=200, **extra):
-    request, session, user, cid, catalog = page.request, page.session, page.user, page.cid, page.catalog
-    viewer, views = service.list_warbands(session, actor=user, campaign_id=cid, catalog=catalog)
+    request, session, cid, catalog = page.request, page.session, page.cid, page.catalog
+    viewer, views = service.warbands_for(session, page.viewer, catalog)
     labels = maps.labels(session, cid)
     event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
     return render(

@@ -137,7 +137,10 @@ def test_issue37_a_campaign_page_refuses_a_logged_out_request_before_its_route_r
 
 def test_issue37_a_campaign_page_reads_its_login_and_campaign_in_one_statement(client, make_client, count_statements):
     anna, cid = _player(client, make_client)
-    for path in (f"/campaigns/{cid}", f"/campaigns/{cid}/map", f"/campaigns/{cid}/chronicle"):
+    # The pages whose use case took the viewer again by itself (orders, twilight, company, shop,
+    # warbands, messages, ledger) now take the page's.
+    tabs = ("", "/map", "/chronicle", "/orders", "/twilight", "/company", "/shop", "/warbands", "/letters", "/ledger")
+    for path in (f"/campaigns/{cid}{tab}" for tab in tabs):
         anna.get(path)
         with count_statements() as counted:
             assert anna.get(path).status_code == 200
