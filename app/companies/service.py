@@ -22,7 +22,7 @@ from app.core.errors import N_, DomainError, Msg
 from app.core.ports import Port
 from app.gold import rules as gold_rules
 from app.gold import service as gold
-from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, hidden_gold, private_owner, viewer_for
+from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, hidden_gold, kept, private_owner, viewer_for
 
 
 @dataclass(frozen=True)
@@ -68,6 +68,14 @@ class CompanyView:
 def company_of(session: Session, player_id: int) -> Company | None:
     """A player's company as it is (no lock, never created): for readers such as warbands."""
     return session.exec(select(Company).where(Company.player_id == player_id)).first()
+
+
+def own_company(session: Session, viewer: Viewer) -> Company | None:
+    """The viewer's own `company_of`, read once per request (kept on the viewer): the warband
+    builder shows it, checks against it and aligns by it (issue 37)."""
+    assert viewer.player is not None
+    player_id = viewer.player.id
+    return kept(viewer, "_company", lambda: company_of(session, player_id))
 
 
 def _company(session: Session, campaign: Campaign, player: Player) -> Company:
@@ -134,7 +142,7 @@ def view_for(session: Session, viewer: Viewer, player_id: int | None = None) -> 
     """`view` for a viewer already seated: a page's, read with its login (issue 37)."""
     pid = private_owner(viewer, player_id)
     player = campaign_row(session, Player, pid, viewer.campaign.id)
-    company = company_of(session, pid)
+    company = own_company(session, viewer) if viewer.player is not None and pid == viewer.player.id else company_of(session, pid)
     gold = player.gold - hidden_gold(session, viewer, pid).get(pid, 0) if viewer.sees_balance_of(pid) else None
     if company is None:
         return viewer, CompanyView(player, None, gold=gold)

@@ -165,7 +165,7 @@ def twilight_for(session: Session, viewer: Viewer) -> TwilightView:
     if campaign.status not in ("running", "finished") or campaign.phase not in PUBLIC_ORDER_PHASES:
         return TwilightView(viewer, [], [])
     views = battles.battles_of(session, campaign)
-    missing = missing_for_twilight(session, campaign) if campaign.phase != "twilight" else []
+    missing = missing_for_twilight(session, campaign, views) if campaign.phase != "twilight" else []
     return TwilightView(viewer, twilight_rows(session, campaign, views), missing)
 
 

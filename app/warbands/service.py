@@ -19,7 +19,7 @@ from app.companies.rules import Carried
 from app.core.db import read_rows
 from app.core.errors import DomainError, Msg
 from app.movement import service as movement
-from app.visibility import Viewer, acting_player, viewer_for
+from app.visibility import Viewer, acting_player, kept, viewer_for
 from app.warbands import rules
 from app.warbands.models import Order, Warband, WarbandMember
 
@@ -134,6 +134,14 @@ def warband_limit(session: Session, campaign: Campaign, player_id: int) -> int:
     return max(0, campaign.warband_points - house_rules.retinue_cost(retinue, house_rules.of(campaign.settlement_rules)))
 
 
+def own_warband_limit(session: Session, viewer: Viewer) -> int:
+    """The viewer's own `warband_limit`, worked out once per request (kept on the viewer): the
+    warbands page asks for its list and for its header (issue 37)."""
+    assert viewer.player is not None
+    player_id = viewer.player.id
+    return kept(viewer, "_warband_limit", lambda: warband_limit(session, viewer.campaign, player_id))
+
+
 def list_warbands(session: Session, *, actor: User, campaign_id: int, catalog: Catalog) -> tuple[Viewer, list[WarbandView]]:
     """A player's own warbands (R4.1); other players' rosters stay hidden until battles."""
     return warbands_for(session, viewer_for(session, actor, campaign_id), catalog)
@@ -149,8 +157,8 @@ def warbands_for(session: Session, viewer: Viewer, catalog: Catalog) -> tuple[Vi
     links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(ids))).all() if ids else []
     members = members_of(session, [link.model_id for link in links])
     orders = {o.warband_id: o for o in current_orders(session, campaign, viewer.player.id)}
-    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
-    limit = warband_limit(session, campaign, viewer.player.id)
+    alignment = faction_alignment(catalog, companies.own_company(session, viewer))
+    limit = own_warband_limit(session, viewer)
     views = []
     for w in warbands:
         own = [members[link.model_id] for link in links if link.warband_id == w.id and link.model_id in members]
@@ -163,7 +171,7 @@ def warbands_for(session: Session, viewer: Viewer, catalog: Catalog) -> tuple[Vi
 def _resolve(
     session: Session, viewer: Viewer, model_ids: list[int], mercenary_key: str | None, catalog: Catalog, warband_id: int | None
 ) -> tuple[list[rules.Member], rules.Mercenary | None]:
-    company = companies.company_of(session, viewer.player.id)
+    company = companies.own_company(session, viewer)
     if len(set(model_ids)) != len(model_ids):
         raise DomainError("warband_model_unknown", model_id=model_ids[0])
     owned = {
@@ -191,7 +199,7 @@ def _resolve(
 
 
 def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalog) -> None:
-    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.own_company(session, viewer))
     _total, found = evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
     if found:
         raise DomainError("warband_invalid", details=problem_details(found))
@@ -223,12 +231,24 @@ def preview(
     warband_id: int | None = None,
 ) -> tuple[int, list[rules.Problem]]:
     """The builder's live check: points and every problem, without saving."""
-    viewer = viewer_for(session, actor, campaign_id)
+    return preview_for(session, viewer_for(session, actor, campaign_id), model_ids, mercenary_key, catalog, warband_id)
+
+
+def preview_for(
+    session: Session,
+    viewer: Viewer,
+    model_ids: list[int],
+    mercenary_key: str | None,
+    catalog: Catalog,
+    warband_id: int | None = None,
+) -> tuple[int, list[rules.Problem]]:
+    """`preview` for a viewer already seated: the builder's, read with its login (issue 37: the
+    live check runs at every tap)."""
     if viewer.player is None:
         raise DomainError("not_a_player")
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, warband_id)
-    alignment = faction_alignment(catalog, companies.company_of(session, viewer.player.id))
-    return evaluate(members, mercenary, alignment, warband_limit(session, viewer.campaign, viewer.player.id))
+    alignment = faction_alignment(catalog, companies.own_company(session, viewer))
+    return evaluate(members, mercenary, alignment, own_warband_limit(session, viewer))
 
 
 def create_warband(

@@ -73,8 +73,8 @@ def builder_page(
 ):
     """The builder (or, `partial`, its live check): the warband `warband_id` or a new one, with
     the models, mercenary and name shown (a refused form's, or the saved ones)."""
-    request, session, user, cid, catalog = page.request, page.session, page.user, page.cid, page.catalog
-    viewer, view = companies.view(session, actor=user, campaign_id=cid)
+    request, session, catalog = page.request, page.session, page.catalog
+    viewer, view = companies.view_for(session, page.viewer)
     elsewhere = {mid: wname for mid, (wid, wname) in service.memberships(session, view.player.id).items() if wid != warband_id}
     warband, current = None, []
     if warband_id is not None:
@@ -82,14 +82,8 @@ def builder_page(
         if model_ids is None:
             model_ids, mercenary, name = current, warband.mercenary_key, warband.name
     model_ids = model_ids or []
-    total, found = service.preview(
-        session,
-        actor=user,
-        campaign_id=cid,
-        model_ids=[m for m in model_ids if m not in elsewhere],
-        mercenary_key=mercenary,
-        catalog=catalog,
-        warband_id=warband_id,
+    total, found = service.preview_for(
+        session, viewer, [m for m in model_ids if m not in elsewhere], mercenary, catalog, warband_id=warband_id
     )
     context = dict(
         viewer=viewer,
@@ -102,7 +96,7 @@ def builder_page(
         name=name,
         warband_id=warband_id,
         points=total,
-        limit=service.warband_limit(session, viewer.campaign, view.player.id),
+        limit=service.own_warband_limit(session, viewer),
         problems=detail_messages(service.problem_details(found), request_gettext(request)),
         gpp=viewer.campaign.gold_per_point,
         building=warband_rules.building_open(viewer.campaign.status, viewer.campaign.phase),
@@ -154,9 +148,7 @@ def list_page(page: CampaignContext, status_code=200, **extra):
         viewer=viewer,
         campaign=viewer.campaign,
         views=views,
-        limit=service.warband_limit(session, viewer.campaign, viewer.player.id)
-        if viewer.player
-        else viewer.campaign.warband_points,
+        limit=service.own_warband_limit(session, viewer) if viewer.player else viewer.campaign.warband_points,
         labels=labels,
         event_titles=event_titles,
         catalog=catalog,

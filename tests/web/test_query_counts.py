@@ -37,6 +37,9 @@ def test_campaign_pages_run_the_same_statements_with_10x_players_and_places(clie
             r = client.get(f"/campaigns/{cid}{path}")
         assert r.status_code == 200
         counts.append(counter.count)
+        assert len(set(counter.statements)) == len(counter.statements), [  # issue 37: nothing read twice
+            s[:120] for s in counter.statements if counter.statements.count(s) > 1
+        ]
     assert counts[0] == counts[1], counts
     # 13: the Orders page also reads who is away this round (R12.11), once whatever the size.
     assert counts[0] <= 13, counts
@@ -94,6 +97,10 @@ def test_player_pages_in_battles_run_the_same_statements_with_more_players(clien
             r = browser.get(f"/campaigns/{cid}{path}")
         assert r.status_code == 200, r.text[:300]
         counts.append(counter.count)
+        # Issue 37: nothing read twice (the campaign with the login, the company, the limits).
+        assert len(set(counter.statements)) == len(counter.statements), [
+            s[:120] for s in counter.statements if counter.statements.count(s) > 1
+        ]
     assert counts[0] == counts[1] and counts[0] <= 20, counts
 
 
