@@ -301,8 +301,10 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     # Outside it, so that a 304 keeps the cookies and headers: ETags and Cache-Control of pages.
     app.add_middleware(PageCache)
     # Outermost: HTML, JSON, CSS, JS and SVG above 500 bytes go out compressed (not the live
-    # stream: Starlette leaves text/event-stream alone).
-    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=6)
+    # stream: Starlette leaves text/event-stream alone). Level 5, not 6: the map of 300 places
+    # (132 KB of HTML) compresses in 1.1 ms instead of 1.5 for 0.3 KB more; pages are drawn for
+    # each request, the static files are compressed once at level 9 (issue 37).
+    app.add_middleware(GZipMiddleware, minimum_size=500, compresslevel=5)
     for exc_class, handler in (
         (BodyTooLarge, body_too_large),
         (DomainError, domain_error),

@@ -1,7 +1,8 @@
 """One table of the ratios issue 17 asks for, each measured side by side in one run (timings
 on a shared machine are noisy; ratios of interleaved runs much less so):
 
-- page ÷ bare route, in process (TestClient, the same client and loop): the main pages of a
+- page ÷ bare route, in process (one TestClient for both, its loop and threads; a request to
+  the bare route before each request to the page, each figure a median): the main pages of a
   40-player campaign in Battles, and the map of 300 places and 600 paths, against a bare
   FastAPI route returning a small dict; each page drawn, loaded again unchanged (known
   without drawing it, issue 37) and revalidated (304);
@@ -29,33 +30,47 @@ from bench import announce
 from bench.common import logged_in_gm
 from bench.large_campaign import build_map, build_round
 
-ROUNDS = 15
+ROUNDS = 41  # an odd count: the median is one request's time
 # The full sizes, and the quick form's (players, places, paths, warbands, destinations, rounds).
 FULL = (40, 300, 600, announce.WARBANDS, announce.DESTINATIONS, ROUNDS)
 QUICK = (6, 20, 30, 100, 20, 2)
 
 
-def _bare() -> TestClient:
-    app = FastAPI()
+def _beside(app, logged_in: TestClient) -> TestClient:
+    """One client for the pages and for a bare FastAPI route (`/bare`, a small dict from a
+    synchronous route, as a page's route is): the two take the same client, loop and worker
+    threads, request for request. Two clients were two sets of threads, and the bare route's
+    figure moved between 0.9 and 1.9 ms with theirs from one stretch of a run to the next."""
+    bare = FastAPI()
 
-    @app.get("/bare")
-    def bare():
+    @bare.get("/bare")
+    def bare_route():
         return {"ok": True}
 
-    return TestClient(app)
+    async def both(scope, receive, send):
+        await (bare if scope["type"] == "http" and scope["path"] == "/bare" else app)(scope, receive, send)
+
+    return TestClient(both, cookies=logged_in.cookies)
 
 
-def _median_ms(client, url: str, headers: dict | None = None, rounds: int = ROUNDS, drawn: bool = False) -> float:
-    """`drawn`: each request names a query parameter of its own (which the page ignores), so
-    that the page is drawn every time, whatever a cache of the request might hold."""
-    times = []
+def _side_by_side(
+    client, url: str, headers: dict | None = None, rounds: int = ROUNDS, drawn: bool = False
+) -> tuple[float, float]:
+    """Median milliseconds of the bare route and of the page, one request of each in turn (a
+    ratio of neighbouring requests moves less than one of neighbouring runs). `drawn`: each
+    page request names a query parameter of its own (which the page ignores), so that the page
+    is drawn every time, whatever a cache of the request might hold."""
+    base, times = [], []
     for i in range(rounds):
+        start = time.perf_counter()
+        assert client.get("/bare").status_code == 200
+        base.append((time.perf_counter() - start) * 1000)
         target = f"{url}{'&' if '?' in url else '?'}bench={i}" if drawn else url
         start = time.perf_counter()
         r = client.get(target, headers=headers or {})
         times.append((time.perf_counter() - start) * 1000)
         assert r.status_code in (200, 304), (url, r.status_code)
-    return statistics.median(times)
+    return statistics.median(base), statistics.median(times)
 
 
 def _assets(html: str) -> list[str]:
@@ -81,10 +96,10 @@ def _first_and_repeat(client, url: str) -> tuple[int, int]:
 
 def main(quick: bool = False) -> list[tuple[str, str, str]]:
     players, places, paths, warbands, destinations, rounds = QUICK if quick else FULL
-    app, client = logged_in_gm()
-    bare = _bare()
+    app, logged_in = logged_in_gm()
+    client = _beside(app, logged_in)
     rows = []
-    with client, bare:
+    with client:
         cid, _ = build_round(app.state.engine, gm_nickname="gamemaster", players=players)
         map_cid = build_map(app.state.engine, gm_nickname="gamemaster", places=places, paths=paths, players=min(20, places // 5))
         client.get("/")  # the login's flash message
@@ -97,16 +112,22 @@ def main(quick: bool = False) -> list[tuple[str, str, str]]:
             ("map", f"/campaigns/{map_cid}/map"),
         ]
         for name, url in pages:
-            base = _median_ms(bare, "/bare", rounds=rounds)
-            page = _median_ms(client, url, rounds=rounds, drawn=True)
-            again = _median_ms(client, url, rounds=rounds)
-            base = (base + _median_ms(bare, "/bare", rounds=rounds)) / 2
+            base, page = _side_by_side(client, url, rounds=rounds, drawn=True)
             rows.append((f"{name} ÷ bare route (in process)", f"{page / base:.1f}", f"{page:.1f} ms vs {base:.2f} ms, drawn"))
-            rows.append((f"{name}, loaded again unchanged ÷ bare route", f"{again / base:.1f}", f"{again:.1f} ms, not drawn"))
+            base, again = _side_by_side(client, url, rounds=rounds)
+            rows.append(
+                (f"{name}, loaded again unchanged ÷ bare route", f"{again / base:.1f}", f"{again:.1f} ms vs {base:.2f} ms")
+            )
             etag = client.get(url).headers.get("etag")
             if etag:
-                revalidated = _median_ms(client, url, {"If-None-Match": etag}, rounds)
-                rows.append((f"{name}, unchanged (304) ÷ bare route", f"{revalidated / base:.1f}", f"{revalidated:.1f} ms"))
+                base, revalidated = _side_by_side(client, url, {"If-None-Match": etag}, rounds)
+                rows.append(
+                    (
+                        f"{name}, unchanged (304) ÷ bare route",
+                        f"{revalidated / base:.1f}",
+                        f"{revalidated:.1f} ms vs {base:.2f} ms",
+                    )
+                )
         for name, url in (pages[0], pages[-1]):
             first, repeat = _first_and_repeat(client, url)
             rows.append(
