@@ -1,5 +1,5 @@
 """One way to cut a list into pages (API.md: `?page=&per_page=` answering items, page, pages,
-total): the count and the slice are two statements, whatever the list's size."""
+total): the slice and the count of the whole list in one statement, whatever the list's size."""
 
 from __future__ import annotations
 
@@ -27,11 +27,25 @@ class Page:
 
 
 def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50) -> Page:
-    """`query` is a select() already filtered and ordered; it is counted, then sliced."""
+    """`query` is a select() already filtered and ordered (of one entity or column: the items are
+    those; of several: tuples of them). Each row of the slice carries the count of the whole
+    selection (a window over it), so the page and the total are one statement, not two (issue
+    37: the chronicle, the letters and the ledger, on every visit). A page past the end has no
+    row to carry it: it is counted alone."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     page = max(1, page)
-    total = session.exec(select(func.count()).select_from(query.order_by(None).subquery())).one()
-    items = list(session.exec(query.offset((page - 1) * per_page).limit(per_page)).all())
+    # session.execute, not exec: exec would answer a one-entity select's first column only.
+    rows = session.execute(
+        query.add_columns(func.count().over().label("page_total")).offset((page - 1) * per_page).limit(per_page)
+    ).all()
+    if rows:
+        total = rows[0][-1]
+    elif page == 1:
+        total = 0
+    else:
+        total = session.exec(select(func.count()).select_from(query.order_by(None).subquery())).one()
+    width = len(query.column_descriptions)  # entities and columns asked for, not table columns
+    items = [row[0] if width == 1 else tuple(row[:width]) for row in rows]
     return Page(items=items, page=page, pages=max(1, ceil(total / per_page)), total=total)
 
 
