@@ -10,7 +10,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Depends, Query
 from pydantic import BaseModel
-from sqlalchemy import func
+from sqlalchemy import func, literal_column
 from sqlmodel import Session, select
 
 MAX_PER_PAGE = 200
@@ -29,15 +29,18 @@ class Page:
 def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50) -> Page:
     """`query` is a select() already filtered and ordered (of one entity or column: the items are
     those; of several: tuples of them). Each row of the slice carries the count of the whole
-    selection (a window over it), so the page and the total are one statement, not two (issue
+    selection, so the page and the total are one statement, not two (issue
     37: the chronicle, the letters and the ledger, on every visit). A page past the end has no
     row to carry it: it is counted alone."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     page = max(1, page)
+    # The count as an uncorrelated subquery, worked out once: a window count (`count() over ()`)
+    # would hold every row of the list to count them before the slice is taken.
+    # It selects nothing but a constant: SQLite would read every column of the list for it.
+    listed = query.order_by(None).with_only_columns(literal_column("1"), maintain_column_froms=True)
+    counted = select(func.count()).select_from(listed.subquery()).scalar_subquery()
     # session.execute, not exec: exec would answer a one-entity select's first column only.
-    rows = session.execute(
-        query.add_columns(func.count().over().label("page_total")).offset((page - 1) * per_page).limit(per_page)
-    ).all()
+    rows = session.execute(query.add_columns(counted.label("page_total")).offset((page - 1) * per_page).limit(per_page)).all()
     if rows:
         total = rows[0][-1]
     elif page == 1:
