@@ -23,6 +23,7 @@ from app.core.page_actions import Ask, PageContext, page_action
 from app.core.ports import Port
 from app.core.templating import add_globals, render
 from app.core.types import PathId
+from app.maps import reading as map_reading
 from app.maps import service as maps
 from app.maps.pages import editor_context as place_editor
 from app.people import service as people
@@ -174,7 +175,7 @@ def dashboard_page(page: CampaignContext, status_code: int = 200, error: str | N
     # A pending invitee sees the dashboard too (its Accept button): not `page.viewer`.
     viewer = page.invitee_viewer()
     campaign = viewer.campaign
-    players, places = maps.roster_and_places(session, cid)
+    players, places = map_reading.roster_and_places(session, cid)
     flagged = [p for p in places if p.hideout_slot]
     free = [p for p in flagged if p.owner_player_id is None]
     mine = next((p for p in players if viewer.player and p.player_id == viewer.player.id), None)
@@ -326,7 +327,7 @@ def decide_invitation(cid: PathId, decision: str, request: Request, user: PageLo
 
 def players_page(page: CampaignContext, status_code=200, **extra):
     viewer, session = page.viewer, page.session
-    players, places = maps.roster_and_places(session, page.cid)
+    players, places = map_reading.roster_and_places(session, page.cid)
     return render(
         page.request,
         "campaigns/players.html",

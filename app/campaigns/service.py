@@ -203,7 +203,7 @@ _HIDEOUTS_AND_OWNED = union_all(
 def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
     """Two statements whatever the roster size (three with a GM viewer: the hidden gold). Gold is there only where `viewer` may
     see it (R11.2: the player themselves and the GM); without a viewer, nobody's. A page that
-    lists the places too reads both in two statements: maps.service.roster_and_places."""
+    lists the places too reads both in two statements: maps.reading.roster_and_places."""
     by_id = roster(session, campaign_id, viewer)
     for kind, pid, place_id, _made in read_rows(session, _HIDEOUTS_AND_OWNED, {"campaign_id": campaign_id}).all():
         if pid in by_id:

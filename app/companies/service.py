@@ -71,8 +71,7 @@ def company_of(session: Session, player_id: int) -> Company | None:
 
 
 def own_company(session: Session, viewer: Viewer) -> Company | None:
-    """The viewer's own `company_of`, read once per request (kept on the viewer): the warband
-    builder shows it, checks against it and aligns by it (issue 37)."""
+    """The viewer's own `company_of`, read once a request (kept on the viewer: issue 37)."""
     assert viewer.player is not None
     player_id = viewer.player.id
     return kept(viewer, "_company", lambda: company_of(session, player_id))

@@ -13,7 +13,6 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.audit import service as audit
-from app.campaigns import service as campaigns
 from app.campaigns import terms
 from app.campaigns.models import Campaign
 from app.core.db import read_rows
@@ -56,38 +55,6 @@ def place_rows(session: Session, campaign_id: int) -> list[PlaceRow]:
     """The campaign's places as rows, not Place objects: sixty of those cost a dashboard about
     a millisecond (issue 37)."""
     return [PlaceRow(*row) for row in read_rows(session, _PLACE_ROWS, {"campaign_id": campaign_id})]
-
-
-# Each place with the hideout it holds, if any (one at most: the hideout's place is unique).
-_PLACES_AND_HIDEOUTS = (
-    select(Place.id, Place.name, Place.income, Place.hideout_slot, Place.owner_player_id, Hideout.player_id, Hideout.id)
-    .outerjoin(Hideout, Hideout.place_id == Place.id)  # type: ignore[arg-type]
-    .where(Place.campaign_id == bindparam("campaign_id"))
-    .order_by(Place.id)
-)
-
-
-def roster_and_places(
-    session: Session, campaign_id: int, viewer: Viewer | None = None
-) -> tuple[list[campaigns.PlayerRow], list[PlaceRow]]:
-    """`campaigns.players` and `place_rows` in two statements instead of three: the places'
-    rows already say who owns each, and the hideouts come with them (issue 37: a statement is
-    a quarter of a millisecond of a page on PostgreSQL). Hideouts in the order made, owned
-    places in the places' order, as `players` gives them."""
-    by_id = campaigns.roster(session, campaign_id, viewer)
-    places, hideouts = [], []
-    for place_id, name, income, slot, owner, holder, made in read_rows(
-        session, _PLACES_AND_HIDEOUTS, {"campaign_id": campaign_id}
-    ):
-        places.append(PlaceRow(place_id, name, income, slot, owner))
-        if owner in by_id:
-            by_id[owner].places.append(place_id)
-        if holder is not None:
-            hideouts.append((made, holder, place_id))
-    for _made, holder, place_id in sorted(hideouts):
-        if holder in by_id:
-            by_id[holder].hideouts.append(place_id)
-    return list(by_id.values()), places
 
 
 def hideout_place_ids(session: Session, campaign_id: int) -> set[int]:

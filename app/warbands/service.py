@@ -220,20 +220,6 @@ def _apply(session: Session, warband: Warband, members, mercenary) -> None:
     session.flush()
 
 
-def preview(
-    session: Session,
-    *,
-    actor: User,
-    campaign_id: int,
-    model_ids: list[int],
-    mercenary_key: str | None,
-    catalog: Catalog,
-    warband_id: int | None = None,
-) -> tuple[int, list[rules.Problem]]:
-    """The builder's live check: points and every problem, without saving."""
-    return preview_for(session, viewer_for(session, actor, campaign_id), model_ids, mercenary_key, catalog, warband_id)
-
-
 def preview_for(
     session: Session,
     viewer: Viewer,
@@ -242,8 +228,8 @@ def preview_for(
     catalog: Catalog,
     warband_id: int | None = None,
 ) -> tuple[int, list[rules.Problem]]:
-    """`preview` for a viewer already seated: the builder's, read with its login (issue 37: the
-    live check runs at every tap)."""
+    """The builder's live check: points and every problem, without saving (for the viewer the
+    builder's login seated: it runs at every tap, issue 37)."""
     if viewer.player is None:
         raise DomainError("not_a_player")
     members, mercenary = _resolve(session, viewer, model_ids, mercenary_key, catalog, warband_id)

@@ -1,10 +1,11 @@
 """Issue 37: the dashboard and the players page read the roster and the places in two
-statements (maps.service.roster_and_places), and say the same as the three they read before:
+statements (maps.reading.roster_and_places), and say the same as the three they read before:
 each player's hideouts in the order made, the places they own in the places' order."""
 
 from sqlmodel import Session, select
 
 from app.campaigns import service as campaigns
+from app.maps import reading as map_reading
 from app.maps import service as maps
 from app.maps.models import Hideout, Place
 from bench import large_campaign
@@ -32,7 +33,7 @@ def test_issue37_roster_and_places_say_what_players_and_place_rows_say(engine, c
     register(client, "gamemaster")
     cid, pid = _campaign_with_two_hideouts(engine)
     with Session(engine) as s:
-        players, places = maps.roster_and_places(s, cid)
+        players, places = map_reading.roster_and_places(s, cid)
         assert players == campaigns.players(s, cid)
         assert places == maps.place_rows(s, cid)
     mine = next(p for p in players if p.player_id == pid)
