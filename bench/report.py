@@ -4,8 +4,9 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
 - page ÷ bare route, in process (one TestClient for both, its loop and threads; a request to
   the bare route before each request to the page, each figure a median): the main pages of a
   40-player campaign in Battles, and the map of 300 places and 600 paths, against a bare
-  FastAPI route returning a small dict; each page drawn, loaded again unchanged (known
-  without drawing it, issue 37) and revalidated (304);
+  FastAPI route returning a small dict; each page drawn, loaded again unchanged and
+  revalidated (304), both drawn again all the same (SPEC R11.2: a page known unchanged without
+  drawing it would tell by its timing that someone acted in secret);
 - first load and repeat visit, in bytes, as a browser that accepts gzip fetches them: the
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
