@@ -6,6 +6,7 @@ order, an alliance before Battles, gold, a transfer, a letter, a settlement or a
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlmodel import Session, select
@@ -49,7 +50,7 @@ class BookRound:
 
 
 def battle_lines(
-    session: Session, viewer: Viewer, round_: int, names: dict[int, str], labels: dict[int, str]
+    session: Session, viewer: Viewer, round_: int, names: dict[int, str], labels: Mapping[int, str]
 ) -> list[BattleLine]:
     """A round's battles once its Battles began (R6: public from then on), none before."""
     if not orders_public(viewer.campaign, round_):

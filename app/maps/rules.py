@@ -2,6 +2,9 @@
 
 from __future__ import annotations
 
+from collections.abc import Iterator, Mapping
+from typing import Any
+
 from app.core.errors import DomainError
 
 MAX_DEPTH = 3  # land, city, district
@@ -15,6 +18,33 @@ def ancestors(place_id: int | None, parents: dict[int, int | None]) -> list[int]
         chain.append(place_id)
         place_id = parents.get(place_id)
     return chain
+
+
+class PlaceLabels(Mapping[int, str]):
+    """'City › Docks' for each place (so places on different maps can be told apart), worked
+    out when a page asks for it: a page labels the few places it lists, and joining every
+    place's chain of names was a twentieth of the battles page (issue 37). `places`: rows with
+    an id, a name and a parent_id."""
+
+    def __init__(self, places: list[Any]):
+        self._rows = {p.id: p for p in places}
+        self._parents = {p.id: p.parent_id for p in places}
+        self._said: dict[int, str] = {}
+
+    def __getitem__(self, place_id: int) -> str:
+        label = self._said.get(place_id)
+        if label is None:
+            if place_id not in self._rows:
+                raise KeyError(place_id)
+            chain = reversed(ancestors(place_id, self._parents))
+            label = self._said[place_id] = " › ".join(self._rows[i].name for i in chain if i in self._rows)
+        return label
+
+    def __iter__(self) -> Iterator[int]:
+        return iter(self._rows)
+
+    def __len__(self) -> int:
+        return len(self._rows)
 
 
 def depth_of(place_id: int | None, parents: dict[int, int | None]) -> int:

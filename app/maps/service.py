@@ -77,17 +77,15 @@ def parent_choices(places_: list[Place], place_id: int) -> list[Place]:
 _LABEL_ROWS = select(Place.id, Place.name, Place.parent_id).where(Place.campaign_id == bindparam("campaign_id"))
 
 
-def labels(session: Session, campaign_id: int) -> dict[int, str]:
+def labels(session: Session, campaign_id: int) -> rules.PlaceLabels:
     """Every place's label, from light rows of the three columns it needs (issue 17: pages
     label a few places, and full rows of every place cost more than the page)."""
     return place_labels(list(read_rows(session, _LABEL_ROWS, {"campaign_id": campaign_id}).all()))
 
 
-def place_labels(places_: list[Place]) -> dict[int, str]:
-    """'City › Docks', so places on different maps can be told apart."""
-    by_id = {p.id: p for p in places_}
-    parents = {p.id: p.parent_id for p in places_}
-    return {p.id: " › ".join(by_id[i].name for i in reversed(rules.ancestors(p.id, parents)) if i in by_id) for p in places_}
+def place_labels(places_: list[Place]) -> rules.PlaceLabels:
+    """'City › Docks', so places on different maps can be told apart (each when asked for)."""
+    return rules.PlaceLabels(places_)
 
 
 def can_have_map(places_: list[Place], place_id: int) -> bool:

@@ -45,3 +45,29 @@ def test_r1_3_parent_candidates_respect_depth_and_cycles():
     assert rules.parent_candidates(None, parents) == [1, 2, 4]  # 3 is a district already
     assert rules.parent_candidates(2, parents) == [1, 4]  # 2 has a child: only top places fit
     assert rules.parent_candidates(1, parents) == []  # 1 holds two levels below it
+
+
+def test_issue37_place_labels_are_worked_out_as_asked_and_say_the_whole_chain():
+    """R1.3's nested maps: 'Land › City › Docks'; each label joined when a page asks for it,
+    the same for every place as joining them all, a broken chain (a cycle, a missing parent)
+    ending where ancestors ends, and a place not there a KeyError as in a dict."""
+    from types import SimpleNamespace as Row
+
+    from app.maps.rules import PlaceLabels, ancestors
+
+    rows = [
+        Row(id=1, name="Land", parent_id=None),
+        Row(id=2, name="City", parent_id=1),
+        Row(id=3, name="Docks", parent_id=2),
+        Row(id=4, name="Loop A", parent_id=5),
+        Row(id=5, name="Loop B", parent_id=4),
+        Row(id=6, name="Orphan", parent_id=99),
+    ]
+    labels = PlaceLabels(rows)
+    assert labels[3] == "Land › City › Docks" and labels.get(2) == "Land › City"
+    assert labels[6] == "Orphan" and labels.get(7, "?") == "?" and 7 not in labels
+    by_id, parents = {r.id: r for r in rows}, {r.id: r.parent_id for r in rows}
+    joined = {r.id: " › ".join(by_id[i].name for i in reversed(ancestors(r.id, parents)) if i in by_id) for r in rows}
+    assert dict(labels) == joined and len(labels) == 6
+    with pytest.raises(KeyError):
+        labels[7]
