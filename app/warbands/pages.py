@@ -208,7 +208,7 @@ def orders(page: CampaignPage):
     viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
     names = service.names_by_id(session, [o.warband_id for o in rows])
     nicknames = campaigns.nicknames(session, cid)
-    event_titles = {e.id: e.title for e in events.active_events(session, campaign)}
+    event_titles = events.active_event_titles(session, campaign)
     return render(
         page.request,
         "warbands/orders.html",

@@ -140,7 +140,7 @@ def list_page(page: CampaignContext, status_code=200, **extra):
     request, session, cid, catalog = page.request, page.session, page.cid, page.catalog
     viewer, views = service.warbands_for(session, page.viewer, catalog)
     labels = maps.labels(session, cid)
-    event_titles = {e.id: e.title for e in events.active_events(session, viewer.campaign)}
+    event_titles = events.active_event_titles(session, viewer.campaign)
     return render(
         request,
         "warbands/warbands.html",

@@ -2,6 +2,8 @@
 
 from sqlmodel import Session, func, select
 
+from app.campaigns.models import Campaign
+from app.events import service as events_service
 from app.events.models import Event
 from tests.builders.accounts import user
 from tests.builders.campaigns import running_campaign
@@ -40,16 +42,29 @@ def test_r5_1_r5_5_gm_adds_events_on_places_at_any_level_in_any_phase(client):
     assert chronicle.count("event_added") == 3
 
 
-def test_r5_1_events_end_after_their_duration_at_end_of_round(client):
+def _titles_agree(engine, cid: int) -> dict[int, str]:
+    """Issue 37: the Orders and warbands pages read the active events' titles alone; they say
+    what the active events' whole rows say."""
+    with Session(engine) as s:
+        campaign = s.get(Campaign, cid)
+        titles = events_service.active_event_titles(s, campaign)
+        assert titles == {e.id: e.title for e in events_service.active_events(s, campaign)}
+        return titles
+
+
+def test_r5_1_events_end_after_their_duration_at_end_of_round(client, engine):
     gm, cid, players, places = running_campaign(client)
     one = event(client, gm, cid, places[2]["id"], "One round")
     two = event(client, gm, cid, places[2]["id"], "Two rounds", duration=2)
+    assert _titles_agree(engine, cid) == {one["id"]: "One round", two["id"]: "Two rounds"}
     to_phase(client, gm, cid, "twilight")
     client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 1}, headers=gm)
     assert [e["id"] for e in client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json()] == [two["id"]]
+    assert _titles_agree(engine, cid) == {two["id"]: "Two rounds"}
     to_phase(client, gm, cid, "twilight")
     client.post(f"/api/v1/campaigns/{cid}/end-round", json={"round": 2}, headers=gm)
     assert client.get(f"/api/v1/campaigns/{cid}/events", headers=gm).json() == []
+    assert _titles_agree(engine, cid) == {}
     assert one["last_round"] == 1
 
 
