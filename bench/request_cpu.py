@@ -8,7 +8,8 @@ move by tens.
 The first rows are the fixed costs a page is made of: a route alone through the middleware, a
 synchronous route (one thread crossing), and a route behind the page login.
 
-Run: `python -m bench.request_cpu [--requests 300] [--rounds 3]` (printed by `make bench`).
+Run: `python -m bench.request_cpu [--requests 300] [--rounds 3] [--gm]` (printed by `make bench`);
+`--gm`: the pages of bench.report's campaign (40 players in Battles) as its GM instead.
 """
 
 from __future__ import annotations
@@ -22,6 +23,8 @@ from fastapi.responses import PlainTextResponse
 
 from app.accounts.deps import PageLogin
 from app.core.db import ended_in_route
+from bench.common import GM, logged_in_gm
+from bench.large_campaign import build_round
 from bench.profile_pages import _login, demo_app
 
 
@@ -86,16 +89,30 @@ async def _get(app, headers: list, path: str, query: bytes = b"") -> int:
     return status[0]
 
 
-async def measure(requests: int, rounds: int) -> dict[str, list[float]]:
+def _gm_pages() -> tuple[object, dict[str, str], bytes]:
+    """`--gm`: bench.report's campaign (40 players in Battles) and its pages, as its GM."""
+    app, client = logged_in_gm()
+    cid, _ = build_round(app.state.engine, gm_nickname=GM, players=40)
+    client.get("/")  # the login's flash message
+    tabs = ("", "/battles", "/players", "/chronicle", "/orders")
+    pages = {f"GM, 40 players: {tab.strip('/') or 'dashboard'}": f"/campaigns/{cid}{tab}" for tab in tabs}
+    return app, pages, "; ".join(f"{k}={v}" for k, v in client.cookies.items()).encode()
+
+
+async def measure(requests: int, rounds: int, gm: bool = False) -> dict[str, list[float]]:
     """Each page's CPU milliseconds per request, one figure a round."""
-    app, cid = demo_app()
-    pages = {
-        **_fixed_routes(app),
-        "map": f"/campaigns/{cid}/map",
-        "dashboard": f"/campaigns/{cid}",
-        "chronicle": f"/campaigns/{cid}/chronicle",
-    }
-    headers = [(b"host", b"testserver"), (b"cookie", await _cookie(app)), (b"accept-encoding", b"gzip")]
+    if gm:
+        app, pages, cookie = _gm_pages()
+    else:
+        app, cid = demo_app()
+        pages = {
+            **_fixed_routes(app),
+            "map": f"/campaigns/{cid}/map",
+            "dashboard": f"/campaigns/{cid}",
+            "chronicle": f"/campaigns/{cid}/chronicle",
+        }
+        cookie = await _cookie(app)
+    headers = [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
     for name, path in pages.items():
         assert await _get(app, headers, path) == 200, name
     figures: dict[str, list[float]] = {name: [] for name in pages}
@@ -112,9 +129,11 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
+    parser.add_argument("--gm", action="store_true", help="bench.report's 40-player campaign, as its GM")
     args = parser.parse_args(argv)
-    figures = asyncio.run(measure(args.requests, args.rounds))
-    print(f"{'CPU per request, demo campaign as a player':<44} {'ms (min / median of rounds)':>28}")
+    figures = asyncio.run(measure(args.requests, args.rounds, args.gm))
+    title = "CPU per request, as the GM" if args.gm else "CPU per request, demo campaign as a player"
+    print(f"{title:<44} {'ms (min / median of rounds)':>28}")
     for name, values in figures.items():
         values.sort()
         print(f"{name:<44} {values[0]:>13.2f} / {values[len(values) // 2]:.2f}")
