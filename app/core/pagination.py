@@ -38,15 +38,17 @@ def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50)
     # would hold every row of the list to count them before the slice is taken.
     # It selects nothing but a constant: SQLite would read every column of the list for it.
     listed = query.order_by(None).with_only_columns(literal_column("1"), maintain_column_froms=True)
-    counted = select(func.count()).select_from(listed.subquery()).scalar_subquery()
+    count = select(func.count()).select_from(listed.subquery())
     # session.execute, not exec: exec would answer a one-entity select's first column only.
-    rows = session.execute(query.add_columns(counted.label("page_total")).offset((page - 1) * per_page).limit(per_page)).all()
+    rows = session.execute(
+        query.add_columns(count.scalar_subquery().label("page_total")).offset((page - 1) * per_page).limit(per_page)
+    ).all()
     if rows:
         total = rows[0][-1]
     elif page == 1:
         total = 0
     else:
-        total = session.exec(select(func.count()).select_from(query.order_by(None).subquery())).one()
+        total = session.exec(count).one()
     width = len(query.column_descriptions)  # entities and columns asked for, not table columns
     items = [row[0] if width == 1 else tuple(row[:width]) for row in rows]
     return Page(items=items, page=page, pages=max(1, ceil(total / per_page)), total=total)

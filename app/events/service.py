@@ -26,32 +26,33 @@ from app.warbands.undo import undo_order
 FIELDS = ("title", "text", "duration", "scenario", "other_mission", "roles", "blockade", "points_limit", "reward", "notes")
 
 
-def active_events(session: Session, campaign: Campaign) -> list[Event]:
-    """Events active in the campaign's current round, oldest first."""
-    rows = session.exec(
-        select(Event)
-        .where(Event.campaign_id == campaign.id, Event.ended_round.is_(None), Event.round_added <= campaign.round)
-        .order_by(Event.id)
-    ).all()
-    return [e for e in rows if rules.is_active(e.round_added, e.duration, e.ended_round, campaign.round)]
-
-
+# The events that may be active in a round (`rules.is_active` decides): not ended, added by then.
+_MAYBE_ACTIVE = (
+    Event.campaign_id == bindparam("campaign_id"),
+    Event.ended_round.is_(None),
+    Event.round_added <= bindparam("round"),
+)
+_ACTIVE = select(Event).where(*_MAYBE_ACTIVE).order_by(Event.id)
 # What a list of orders or warbands shows of an event: its title (issue 37: the events'
 # whole rows, texts and notes included, were a fifth of the GM's Orders page).
 _ACTIVE_TITLES = (
-    select(Event.id, Event.title, Event.round_added, Event.duration, Event.ended_round)
-    .where(
-        Event.campaign_id == bindparam("campaign_id"),
-        Event.ended_round.is_(None),
-        Event.round_added <= bindparam("round"),
-    )
-    .order_by(Event.id)
+    select(Event.id, Event.title, Event.round_added, Event.duration, Event.ended_round).where(*_MAYBE_ACTIVE).order_by(Event.id)
 )
+
+
+def _in_round(campaign: Campaign) -> dict:
+    return {"campaign_id": campaign.id, "round": campaign.round}
+
+
+def active_events(session: Session, campaign: Campaign) -> list[Event]:
+    """Events active in the campaign's current round, oldest first."""
+    rows = session.exec(_ACTIVE, params=_in_round(campaign)).all()
+    return [e for e in rows if rules.is_active(e.round_added, e.duration, e.ended_round, campaign.round)]
 
 
 def active_event_titles(session: Session, campaign: Campaign) -> dict[int, str]:
     """`active_events`' titles by id, from the few columns they need."""
-    rows = read_rows(session, _ACTIVE_TITLES, {"campaign_id": campaign.id, "round": campaign.round})
+    rows = read_rows(session, _ACTIVE_TITLES, _in_round(campaign))
     return {eid: title for eid, title, added, duration, ended in rows if rules.is_active(added, duration, ended, campaign.round)}
 
 
