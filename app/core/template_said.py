@@ -3,10 +3,11 @@
 Jinja sends every call written in a template through `Context.call`, which inspects the callee
 each time (a few microseconds): a list of forty players said some four hundred fixed messages, a
 third of drawing the page. A filter is called directly. The rewrite touches only `_` and
-`gettext` called with one literal string and nothing else; the filter says it as `_` would
-(app/core/templating.py), in the reader's language, kept per catalog. Messages with variables,
-plurals and `{% trans %}` blocks are left as they are, and so is the template source that
-Babel's extraction reads.
+`gettext` called with one literal string and, at most, named variables
+(`_("round %(n)s", n=r)` becomes `"round %(n)s"|said(n=r)`); the filter says it as `_` would
+(app/core/templating.py), in the reader's language, a fixed message kept per catalog. Plurals,
+`{% trans %}` blocks and calls with anything else are left as they are, and so is the template
+source that Babel's extraction reads.
 """
 
 from __future__ import annotations
@@ -27,11 +28,10 @@ class _FixedMessages(NodeTransformer):
             and len(node.args) == 1
             and isinstance(node.args[0], nodes.Const)
             and isinstance(node.args[0].value, str)
-            and not node.kwargs
             and node.dyn_args is None
             and node.dyn_kwargs is None
         ):
-            return nodes.Filter(node.args[0], FILTER, [], [], None, None, lineno=node.lineno)
+            return nodes.Filter(node.args[0], FILTER, [], node.kwargs, None, None, lineno=node.lineno)
         return node
 
 

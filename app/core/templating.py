@@ -11,7 +11,7 @@ from typing import Any
 from fastapi import Request
 from fastapi.responses import HTMLResponse
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, pass_context, select_autoescape
-from markupsafe import Markup
+from markupsafe import Markup, escape
 
 from app.core import formats, template_said
 from app.core.flash import take
@@ -20,39 +20,50 @@ from app.core.markdown import render_markdown
 from app.core.ports import Port
 from app.core.settings import PACKAGE
 from app.core.static import static_url
+from app.core.template_output import OutputTemplate
 from app.core.template_said import SaidEnvironment
 
 # A message said without variables is the same text every time in one language: kept, it is
 # one dictionary step instead of a catalog lookup, a Markup and a formatting (a page says some
-# forty of them: issue 37). Keyed by the catalog object itself, never by a reusable id().
+# forty of them: issue 37). A message with variables keeps its catalog text. Keyed by the
+# catalog object itself, never by a reusable id(); the messages are the templates' own.
 _SAID: dict[tuple[Any, str, bool], str] = {}
+_TEXTS: dict[tuple[Any, str], str] = {}
+# Values a message writes as they are: nothing in them to escape, and `%d` needs the number.
+_AS_IS = frozenset({int, float, bool, Markup})
 
 
 # What jinja2.ext's new-style gettext does (markup-safe where autoescaping, always a format
 # string, `num` for plurals), in one call instead of three: a page says a few hundred strings,
-# and the layers between `_()` and the catalog were a tenth of drawing it (issue 37). Fixed
-# messages reach it as the `said` filter (app/core/template_said.py).
+# and the layers between `_()` and the catalog were a tenth of drawing it (issue 37). Messages
+# written with a literal reach it as the `said` filter (app/core/template_said.py).
 @pass_context
 def _say(ctx, message: str, /, **variables: Any) -> str:
+    catalog, autoescape = ctx["translations"], ctx.eval_ctx.autoescape
     if not variables:
-        key = (ctx["translations"], message, ctx.eval_ctx.autoescape)
+        key = (catalog, message, autoescape)
         said = _SAID.get(key)
         if said is None:
-            said = _SAID[key] = _said(key[0], message, key[2], {})
+            said = _SAID[key] = _formatted(catalog.gettext(message), autoescape, {})
         return said
-    return _said(ctx["translations"], message, ctx.eval_ctx.autoescape, variables)
+    text = _TEXTS.get((catalog, message))
+    if text is None:
+        text = _TEXTS[(catalog, message)] = catalog.gettext(message)
+    return _formatted(text, autoescape, variables)
 
 
-def _said(catalog, message: str, autoescape: bool, variables: dict[str, Any]) -> str:
-    text = catalog.gettext(message)
-    return (Markup(text) if autoescape else text) % variables
+def _formatted(text: str, autoescape: bool, variables: dict[str, Any]) -> str:
+    """`Markup(text) % variables` where autoescaping, with each variable escaped as Markup's `%`
+    escapes it, but without its wrapper object per variable (a third of saying a message)."""
+    if not autoescape:
+        return text % variables
+    return Markup(text % {k: v if type(v) in _AS_IS else escape(v) for k, v in variables.items()})
 
 
 @pass_context
 def _say_n(ctx, singular: str, plural: str, n: int, /, **variables: Any) -> str:
     variables.setdefault("num", n)
-    text = ctx["translations"].ngettext(singular, plural, n)
-    return (Markup(text) if ctx.eval_ctx.autoescape else text) % variables
+    return _formatted(ctx["translations"].ngettext(singular, plural, n), ctx.eval_ctx.autoescape, variables)
 
 
 @pass_context
@@ -129,6 +140,7 @@ def _make_env() -> Environment:
         auto_reload=False,
         bytecode_cache=bytecode_cache(),
     )
+    env.template_class = OutputTemplate
     # What install_gettext_callables(newstyle=True) sets, with callables that format themselves.
     env.newstyle_gettext = True  # type: ignore[attr-defined]  # added by jinja2.ext.i18n: {% trans %} lets gettext format
     env.globals.update(_=_say, gettext=_say, ngettext=_say_n)

@@ -1,0 +1,46 @@
+"""What a template writes for `{{ value }}` (issue 37): the same text as Jinja's own escaping, for
+less. Jinja sends every value a template writes through markupsafe's `escape`, which wraps its
+answer in a new Markup each time (another Python constructor); a list of forty players writes
+some fifteen hundred values, a tenth of drawing the page. A written value is only ever joined
+into the page, or into a macro's, a block's or a `{% set %}` block's text, which Jinja itself
+marks safe when it ends, so it needs the escaped text, not a Markup: a string is escaped by
+markupsafe's own escaping function, a whole number is its digits, a Markup is already safe,
+anything else goes through `escape` as before. Only the name a compiled template writes with is
+changed (`escape` in its module, which `{{ }}` and nothing else uses: jinja2/compiler.py);
+filters, `|e`, Markup's `%` and every other use of escaping keep markupsafe's.
+"""
+
+from __future__ import annotations
+
+from typing import Any
+
+from jinja2 import Template
+
+# `_escape_inner`: markupsafe's escaping of a plain string without the Markup around it, the C
+# function behind `escape`, under the name markupsafe itself imports it by (pinned in
+# pyproject.toml; a test compares `written` with `escape`, so an upgrade that changes it fails there).
+from markupsafe import Markup, _escape_inner, escape
+
+
+def written(value: Any, /) -> str:
+    """The text `{{ value }}` writes: `str(escape(value))`, without building a Markup."""
+    kind = type(value)
+    if kind is str:
+        return _escape_inner(value)
+    if kind is int:
+        return str(value)  # digits and a sign: nothing to escape
+    if kind is Markup:
+        return value
+    return escape(value)
+
+
+class OutputTemplate(Template):
+    """A template whose `{{ }}` writes through `written`."""
+
+    @classmethod
+    def _from_namespace(cls, environment, namespace, globals):  # type: ignore[no-untyped-def]
+        # The compiled module has bound `escape` from jinja2.runtime; its render functions look
+        # the name up in this namespace at each call, whether compiled now or read from the
+        # bytecode cache.
+        namespace["escape"] = written
+        return super()._from_namespace(environment, namespace, globals)

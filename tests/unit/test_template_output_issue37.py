@@ -1,0 +1,93 @@
+"""Issue 37: `{{ value }}` writes through `written` (app/core/template_output.py), which must write
+exactly what Jinja's own `escape` wrote, for every kind of value, in every place a written value
+ends up (the page, a macro, a `{% set %}` block, a filter block, a call block), whether the
+template was compiled now or read back from the bytecode cache."""
+
+from __future__ import annotations
+
+import pytest
+from hypothesis import given
+from hypothesis import strategies as st
+from jinja2 import Environment, FileSystemBytecodeCache, FileSystemLoader, Template, Undefined
+from markupsafe import Markup, escape
+
+from app.core.template_output import OutputTemplate, written
+
+
+class _Html:
+    def __repr__(self) -> str:  # the same test id in every xdist worker
+        return "_Html()"
+
+    def __html__(self) -> str:
+        return "<b>kept</b>"
+
+
+class _Text(str):
+    pass
+
+
+VALUES = [
+    "",
+    "plain",
+    "<script>alert('x') & \"y\"</script>",
+    "zażółć <gęślą>",
+    0,
+    -12,
+    10**30,
+    True,
+    None,
+    2.5,
+    Markup("<em>safe</em> &amp;"),
+    _Html(),
+    _Text("<sub>"),
+    Undefined(),
+    ["<a>", 1],
+]
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_issue37_written_is_the_text_escape_gives(value):
+    assert written(value) == str(escape(value))
+
+
+@given(st.one_of(st.text(), st.integers()))
+def test_issue37_written_is_the_text_escape_gives_for_any_text_or_number(value):
+    assert written(value) == str(escape(value))
+
+
+SOURCE = (
+    "{{ v }}|{% macro m(x) %}[{{ x }}]{% endmacro %}{{ m(v) }}|{% set s %}{{ v }}{% endset %}{{ s }}{{ s|length }}"
+    "|{% filter upper %}{{ v }}{% endfilter %}|{% macro c(x) %}<{{ caller() }}{{ x }}>{% endmacro %}"
+    "{% call c(v) %}{{ v }}{% endcall %}|{{ m(v) ~ v }}"
+)
+
+
+def _env(template_class, **options) -> Environment:
+    env = Environment(autoescape=True, **options)
+    env.template_class = template_class
+    return env
+
+
+@pytest.mark.parametrize("value", VALUES, ids=repr)
+def test_issue37_a_template_writes_what_it_wrote_with_jinjas_escape(value):
+    expected = _env(Template).from_string(SOURCE).render(v=value)
+    template = _env(OutputTemplate).from_string(SOURCE)
+    assert template.render(v=value) == expected
+    assert template.module.__dict__ is not None  # a module of the template works as before
+
+
+def test_issue37_templates_read_from_the_bytecode_cache_write_through_it_too(tmp_path):
+    (tmp_path / "t.html").write_text(SOURCE)
+    cache = tmp_path / "cache"
+    cache.mkdir()
+
+    def loaded():
+        env = _env(OutputTemplate, loader=FileSystemLoader(tmp_path), bytecode_cache=FileSystemBytecodeCache(str(cache)))
+        return env.get_template("t.html")
+
+    first = loaded()
+    assert any(cache.iterdir())  # compiled, then kept
+    again = loaded()  # read back from the cache
+    for template in (first, again):
+        assert template.root_render_func.__globals__["escape"] is written
+        assert template.render(v="<x>") == _env(Template).from_string(SOURCE).render(v="<x>")
