@@ -237,16 +237,17 @@ def roster(session: Session, campaign_id: int, viewer: Viewer | None = None) -> 
     return by_id
 
 
+# Statements a page runs on every visit are built once, with bind parameters: building one
+# anew costs each request about 80 µs of SQLAlchemy's construction and cache key (issue 37).
+_AWAY_NOW = select(Away.player_id).where(
+    Away.campaign_id == bindparam("campaign_id"), Away.from_round <= bindparam("round"), Away.to_round >= bindparam("round")
+)
+
+
 def away_now(session: Session, campaign: Campaign) -> set[int]:
     """R12.11: the players away this round — their warbands stay home, nothing reminds them,
     nobody waits for their orders."""
-    return set(
-        session.exec(
-            select(Away.player_id).where(
-                Away.campaign_id == campaign.id, Away.from_round <= campaign.round, Away.to_round >= campaign.round
-            )
-        ).all()
-    )
+    return set(read_rows(session, _AWAY_NOW, {"campaign_id": campaign.id, "round": campaign.round}).scalars())
 
 
 _NICKNAMES = select(Player.id, User.nickname).join(User, col(User.id) == Player.user_id).where(Player.campaign_id == _IN_CAMPAIGN)
@@ -263,15 +264,16 @@ def invitations_seen_by(session: Session, viewer: Viewer) -> list[tuple[str, str
     return invitations(session, viewer.campaign.id) if viewer.is_gm else []
 
 
+_INVITATIONS = (
+    select(User.nickname, Invitation.status)
+    .join(User, col(User.id) == Invitation.user_id)
+    .where(Invitation.campaign_id == _IN_CAMPAIGN, Invitation.status != "accepted")
+    .order_by(Invitation.id)
+)
+
+
 def invitations(session: Session, campaign_id: int) -> list[tuple[str, str]]:
-    return list(
-        session.exec(
-            select(User.nickname, Invitation.status)
-            .join(User, User.id == Invitation.user_id)
-            .where(Invitation.campaign_id == campaign_id, Invitation.status != "accepted")
-            .order_by(Invitation.id)
-        ).all()
-    )
+    return [(nickname, status) for nickname, status in read_rows(session, _INVITATIONS, {"campaign_id": campaign_id})]
 
 
 def gm_nickname(session: Session, campaign: Campaign) -> str:

@@ -4,13 +4,13 @@ from __future__ import annotations
 
 from collections.abc import Callable
 
-from sqlalchemy import insert
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, insert
+from sqlmodel import Session, col, select
 
 from app.campaigns.models import Campaign
 from app.chronicle.models import ChronicleEntry
 from app.core.db import utcnow
-from app.core.pagination import Page, paginate
+from app.core.pagination import Listing, Page, paginate
 from app.core.ports import Port
 from app.visibility import Viewer
 
@@ -52,7 +52,11 @@ def record_many(session: Session, campaign: Campaign, entries: list[tuple[str, d
             _tell(session, campaign, [ChronicleEntry(**row) for row in rows])
 
 
+_ENTRIES = Listing(
+    select(ChronicleEntry).where(ChronicleEntry.campaign_id == bindparam("campaign_id")).order_by(col(ChronicleEntry.id).desc())
+)
+
+
 def list_entries(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50) -> Page:
     """The campaign's public log as a member reads it (R11.1), newest first."""
-    query = select(ChronicleEntry).where(ChronicleEntry.campaign_id == viewer.campaign.id).order_by(ChronicleEntry.id.desc())
-    return paginate(session, query, page=page, per_page=per_page)
+    return paginate(session, _ENTRIES, page=page, per_page=per_page, params={"campaign_id": viewer.campaign.id})

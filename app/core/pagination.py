@@ -10,7 +10,7 @@ from typing import Annotated, Any, Generic, TypeVar
 
 from fastapi import Depends, Query
 from pydantic import BaseModel
-from sqlalchemy import func, literal_column
+from sqlalchemy import bindparam, func, literal_column
 from sqlmodel import Session, select
 
 MAX_PER_PAGE = 200
@@ -26,30 +26,47 @@ class Page:
     total: int
 
 
-def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50) -> Page:
+class Listing:
+    """A list's statement built once, with bind parameters (a module's constant), and with it its
+    page-and-count statement and its count: a page that lists on every visit builds none of
+    them again (issue 37: building them cost each visit about 80 µs of SQLAlchemy)."""
+
+    __slots__ = ("count", "paged", "query", "width")
+
+    def __init__(self, query: Any) -> None:
+        self.query = query
+        # The count as an uncorrelated subquery, worked out once: a window count (`count() over ()`)
+        # would hold every row of the list to count them before the slice is taken.
+        # It selects nothing but a constant: SQLite would read every column of the list for it.
+        listed = query.order_by(None).with_only_columns(literal_column("1"), maintain_column_froms=True)
+        self.count = select(func.count()).select_from(listed.subquery())
+        self.paged = (
+            query.add_columns(self.count.scalar_subquery().label("page_total"))
+            .offset(bindparam("page_offset"))
+            .limit(bindparam("page_limit"))
+        )
+        self.width = len(query.column_descriptions)  # entities and columns asked for, not table columns
+
+
+def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50, params: dict | None = None) -> Page:
     """`query` is a select() already filtered and ordered (of one entity or column: the items are
-    those; of several: tuples of them). Each row of the slice carries the count of the whole
-    selection, so the page and the total are one statement, not two (issue
-    37: the chronicle, the letters and the ledger, on every visit). A page past the end has no
-    row to carry it: it is counted alone."""
+    those; of several: tuples of them), or a `Listing` of one with its bind parameters in
+    `params`. Each row of the slice carries the count of the whole selection, so the page and
+    the total are one statement, not two (issue 37: the chronicle, the letters and the ledger,
+    on every visit). A page past the end has no row to carry it: it is counted alone."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     page = max(1, page)
-    # The count as an uncorrelated subquery, worked out once: a window count (`count() over ()`)
-    # would hold every row of the list to count them before the slice is taken.
-    # It selects nothing but a constant: SQLite would read every column of the list for it.
-    listed = query.order_by(None).with_only_columns(literal_column("1"), maintain_column_froms=True)
-    count = select(func.count()).select_from(listed.subquery())
+    listing = query if isinstance(query, Listing) else Listing(query)
+    params = params or {}
     # session.execute, not exec: exec would answer a one-entity select's first column only.
-    rows = session.execute(
-        query.add_columns(count.scalar_subquery().label("page_total")).offset((page - 1) * per_page).limit(per_page)
-    ).all()
+    rows = session.execute(listing.paged, {**params, "page_offset": (page - 1) * per_page, "page_limit": per_page}).all()
     if rows:
         total = rows[0][-1]
     elif page == 1:
         total = 0
     else:
-        total = session.exec(count).one()
-    width = len(query.column_descriptions)  # entities and columns asked for, not table columns
+        total = session.exec(listing.count, params=params).one()
+    width = listing.width
     items = [row[0] if width == 1 else tuple(row[:width]) for row in rows]
     return Page(items=items, page=page, pages=max(1, ceil(total / per_page)), total=total)
 

@@ -63,3 +63,28 @@ def test_issue37_the_chronicle_page_reads_its_entries_in_one_statement(client, m
     with count_statements() as counted:
         assert anna.get(f"/campaigns/{cid}/chronicle").status_code == 200
     assert sum("chronicle_entry" in s for s in counted.statements) == 1, counted.statements
+
+
+def test_issue37_a_listing_built_once_pages_as_its_select_does(client, engine, count_statements):
+    # A module's list built once with bind parameters (Listing) answers what the same select
+    # with the values written in answers, page for page, past the end included.
+    from sqlalchemy import bindparam
+
+    from app.core.pagination import Listing
+
+    _gm, cid, _players, _ = running_campaign(client)
+    listing = Listing(
+        select(ChronicleEntry).where(ChronicleEntry.campaign_id == bindparam("campaign_id")).order_by(col(ChronicleEntry.id).desc())
+    )
+    written = select(ChronicleEntry).where(ChronicleEntry.campaign_id == cid).order_by(col(ChronicleEntry.id).desc())
+    with Session(engine) as session:
+        total, _ = _count_and_slice(session, written, 1, 2)
+        assert total > 2
+        for number in (1, 2, -(-total // 2), -(-total // 2) + 1):
+            with count_statements() as counted:
+                kept = paginate(session, listing, page=number, per_page=2, params={"campaign_id": cid})
+            assert counted.count == (1 if number <= -(-total // 2) else 2)
+            plain = paginate(session, written, page=number, per_page=2)
+            assert (kept.items, kept.total, kept.pages, kept.page) == (plain.items, plain.total, plain.pages, plain.page)
+        other = paginate(session, listing, page=1, per_page=2, params={"campaign_id": cid + 1000})
+        assert (other.items, other.total) == ([], 0)
