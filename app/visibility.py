@@ -144,9 +144,7 @@ def orders_public(campaign: Campaign, round_: int) -> bool:
 # A round's orders and settlements, all of them or one player's: built once, as pages read them
 # on every visit (issue 37: a statement built anew costs about 80 µs a request).
 _ROUND_ORDERS = (
-    select(Order)
-    .where(Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round"))
-    .order_by(col(Order.id))
+    select(Order).where(Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round")).order_by(col(Order.id))
 )
 _OWN_ROUND_ORDERS = _ROUND_ORDERS.where(Order.player_id == bindparam("player_id"))
 _ROUND_SETTLEMENTS = (

@@ -74,7 +74,9 @@ def test_issue37_a_listing_built_once_pages_as_its_select_does(client, engine, c
 
     _gm, cid, _players, _ = running_campaign(client)
     listing = Listing(
-        select(ChronicleEntry).where(ChronicleEntry.campaign_id == bindparam("campaign_id")).order_by(col(ChronicleEntry.id).desc())
+        select(ChronicleEntry)
+        .where(ChronicleEntry.campaign_id == bindparam("campaign_id"))
+        .order_by(col(ChronicleEntry.id).desc())
     )
     written = select(ChronicleEntry).where(ChronicleEntry.campaign_id == cid).order_by(col(ChronicleEntry.id).desc())
     with Session(engine) as session:
