@@ -8,14 +8,15 @@ from __future__ import annotations
 import hashlib
 import secrets
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.archive.models import CalendarLink, ScreenLink
 from app.campaigns.models import Campaign
 from app.core.db import utcnow
 from app.core.errors import DomainError
-from app.visibility import campaign_row, gm_viewer, require_gm, viewer_for
+from app.visibility import Viewer, campaign_row, gm_viewer, require_gm, viewer_for
 
 TOKEN_BYTES = 32
 MAX_TOKEN = 100  # a longer one is never ours (tokens are 43 characters)
@@ -35,17 +36,18 @@ def new_screen_link(session: Session, *, actor: User, campaign_id: int) -> tuple
     return link, token
 
 
-def screen_links(session: Session, *, actor: User, campaign_id: int) -> list[ScreenLink]:
-    """The GM's live club screen links (for the Season page)."""
-    viewer = viewer_for(session, actor, campaign_id)
+_LIVE_SCREEN_LINKS = (
+    select(ScreenLink)
+    .where(ScreenLink.campaign_id == bindparam("campaign_id"), col(ScreenLink.revoked_at).is_(None))
+    .order_by(col(ScreenLink.id))
+)
+
+
+def screen_links_for(session: Session, viewer: Viewer) -> list[ScreenLink]:
+    """The GM's live club screen links (for the standings page), for the viewer its login seated
+    (issue 37: not read a second time), with its statement built once."""
     require_gm(viewer)
-    return list(
-        session.exec(
-            select(ScreenLink)
-            .where(ScreenLink.campaign_id == viewer.campaign_id, ScreenLink.revoked_at.is_(None))
-            .order_by(ScreenLink.id)
-        ).all()
-    )
+    return list(session.exec(_LIVE_SCREEN_LINKS, params={"campaign_id": viewer.campaign_id}).all())
 
 
 def revoke_screen_link(session: Session, *, actor: User, campaign_id: int, link_id: int) -> ScreenLink:

@@ -34,7 +34,7 @@ CONFIRM_REVOKE = (
 
 def standings_page(page: CampaignContext, status_code: int = 200, error: str | None = None):
     viewer = page.viewer
-    screens = links.screen_links(page.session, actor=page.user, campaign_id=page.cid) if viewer.is_gm else []
+    screens = links.screen_links_for(page.session, viewer) if viewer.is_gm else []
     return render(
         page.request,
         "archive/standings.html",

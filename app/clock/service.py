@@ -9,7 +9,8 @@ import random
 from dataclasses import dataclass, field
 from datetime import UTC, datetime
 
-from sqlmodel import Session, select
+from sqlalchemy import bindparam
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.battles import service as battles
@@ -87,11 +88,15 @@ def set_event_settings(
     return event
 
 
+# Built once: the rules page shows them to the GM on every visit (issue 37).
+_OPEN_EVENTS = (
+    select(Event).where(Event.campaign_id == bindparam("campaign_id"), col(Event.ended_round).is_(None)).order_by(col(Event.id))
+)
+
+
 def events_with_settings(session: Session, campaign: Campaign) -> list[Event]:
     """The events of this round and later (the ones whose battles are still to come)."""
-    return list(
-        session.exec(select(Event).where(Event.campaign_id == campaign.id, Event.ended_round.is_(None)).order_by(Event.id)).all()
-    )
+    return list(session.exec(_OPEN_EVENTS, params={"campaign_id": campaign.id}).all())
 
 
 # --- reading -----------------------------------------------------------------------------------

@@ -15,7 +15,7 @@ from app.audit import service as audit
 from app.campaigns.models import Campaign, Player
 from app.catalog.catalog import Catalog
 from app.catalog.names import SLOT_NAMES
-from app.companies import rules
+from app.companies import reads, rules
 from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError, Msg
@@ -67,7 +67,7 @@ class CompanyView:
 
 def company_of(session: Session, player_id: int) -> Company | None:
     """A player's company as it is (no lock, never created): for readers such as warbands."""
-    return session.exec(select(Company).where(Company.player_id == player_id)).first()
+    return session.exec(reads.COMPANY, params={"player_id": player_id}).first()
 
 
 def own_company(session: Session, viewer: Viewer) -> Company | None:
@@ -125,11 +125,11 @@ def name_model(session: Session, *, actor: User, campaign_id: int, model_id: int
 
 
 def _models(session: Session, company_id: int) -> list[CompanyModel]:
-    return list(session.exec(select(CompanyModel).where(CompanyModel.company_id == company_id).order_by(CompanyModel.id)).all())
+    return list(session.exec(reads.MODELS, params={"company_id": company_id}).all())
 
 
 def _items(session: Session, company_id: int) -> list[CompanyItem]:
-    return list(session.exec(select(CompanyItem).where(CompanyItem.company_id == company_id).order_by(CompanyItem.id)).all())
+    return list(session.exec(reads.ITEMS, params={"company_id": company_id}).all())
 
 
 def view(session: Session, *, actor: User, campaign_id: int, player_id: int | None = None) -> tuple[Viewer, CompanyView]:

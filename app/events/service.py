@@ -6,7 +6,7 @@ from collections.abc import Callable
 from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam
-from sqlmodel import Session, func, select
+from sqlmodel import Session, col, func, select
 
 from app.accounts.models import User
 from app.audit import service as audit
@@ -177,15 +177,18 @@ def end_event(session: Session, *, actor: User, campaign_id: int, event_id: int)
     return EventChange(event, standing)
 
 
+_LIBRARY = (
+    select(Event)
+    .where(Event.campaign_id == bindparam("campaign_id"), col(Event.ended_round).is_not(None))
+    .order_by(col(Event.id).desc())
+)
+
+
 def library(session: Session, viewer: Viewer) -> list[Event]:
     """R12.13: the events the GM may run again, newest first — every event that is over
     (ended or expired), and those a campaign copy brought along (kept ended before round 1)."""
     require_gm(viewer)
-    return list(
-        session.exec(
-            select(Event).where(Event.campaign_id == viewer.campaign.id, Event.ended_round.is_not(None)).order_by(Event.id.desc())
-        ).all()
-    )
+    return list(session.exec(_LIBRARY, params={"campaign_id": viewer.campaign.id}).all())
 
 
 def reuse_event(session: Session, *, actor: User, campaign_id: int, event_id: int, catalog: Catalog) -> Event:

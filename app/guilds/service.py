@@ -8,10 +8,11 @@ from __future__ import annotations
 from dataclasses import dataclass, field
 
 from sqlalchemy import and_, bindparam, func, or_
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.battles import rules as battle_rules
 from app.campaigns.models import Campaign
+from app.core.db import read_rows
 from app.core.page_head import HeadRead, kept_in_head
 from app.guilds import rules
 from app.guilds.income import pay_income
@@ -70,23 +71,32 @@ class GuildView:
         return rules.has_room(self.guild.level, len(self.member_ids))
 
 
+# Built once with the campaign as a bind parameter: the guilds and players pages read them on every
+# visit (issue 37: a statement built anew costs about 80 µs a request).
+_IN_CAMPAIGN = bindparam("campaign_id")
+_ACTIVE_GUILDS = select(Guild).where(Guild.campaign_id == _IN_CAMPAIGN, Guild.status == "active").order_by(col(Guild.id))
+_MEMBERS = select(GuildMember).where(GuildMember.campaign_id == _IN_CAMPAIGN).order_by(col(GuildMember.id))
+_PENDING_REQUESTS = (
+    select(GuildRequest)
+    .where(GuildRequest.campaign_id == _IN_CAMPAIGN, GuildRequest.status == "pending")
+    .order_by(col(GuildRequest.id))
+)
+_GUILD_OF_PLAYERS = select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == _IN_CAMPAIGN)
+
+
 def guilds(session: Session, viewer: Viewer) -> list[GuildView]:
     """Active guilds with their members (public, R8.6); pending requests and invitations only
     to the guild's founder and to the player they concern. Three statements."""
     require_guilds(viewer)
     campaign = viewer.campaign
-    rows = session.exec(select(Guild).where(Guild.campaign_id == campaign.id, Guild.status == "active").order_by(Guild.id)).all()
-    views = {g.id: GuildView(g) for g in rows}
-    for m in session.exec(select(GuildMember).where(GuildMember.campaign_id == campaign.id).order_by(GuildMember.id)).all():
+    params = {"campaign_id": campaign.id}
+    views = {g.id: GuildView(g) for g in session.exec(_ACTIVE_GUILDS, params=params).all()}
+    for m in session.exec(_MEMBERS, params=params).all():
         if m.guild_id in views:
             views[m.guild_id].member_ids.append(m.player_id)
     me = viewer.player.id if viewer.player else None
     if me is not None:
-        for r in session.exec(
-            select(GuildRequest)
-            .where(GuildRequest.campaign_id == campaign.id, GuildRequest.status == "pending")
-            .order_by(GuildRequest.id)
-        ).all():
+        for r in session.exec(_PENDING_REQUESTS, params=params).all():
             view = views.get(r.guild_id)
             if view and (r.player_id == me or view.guild.founder_player_id == me):
                 view.requests.append(r)
@@ -95,9 +105,7 @@ def guilds(session: Session, viewer: Viewer) -> list[GuildView]:
 
 def guild_ids_of_players(session: Session, campaign_id: int) -> dict[int, int]:
     """player id -> guild id, for the players list (one statement)."""
-    return dict(
-        session.exec(select(GuildMember.player_id, GuildMember.guild_id).where(GuildMember.campaign_id == campaign_id)).all()
-    )
+    return dict(read_rows(session, _GUILD_OF_PLAYERS, {"campaign_id": campaign_id}).all())
 
 
 @dataclass

@@ -5,7 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
@@ -14,13 +14,13 @@ from app.campaigns.models import Campaign
 from app.catalog.catalog import Catalog
 from app.catalog.names import ALIGNMENT_NAMES, SLOT_NAMES
 from app.companies import service as companies
-from app.companies.models import Company, CompanyItem, CompanyModel
+from app.companies.models import Company, CompanyModel
 from app.companies.rules import Carried
 from app.core.db import read_rows
 from app.core.errors import DomainError, Msg
 from app.movement import service as movement
 from app.visibility import Viewer, acting_player, kept, viewer_for
-from app.warbands import rules
+from app.warbands import reads, rules
 from app.warbands.models import Order, Warband, WarbandMember
 
 
@@ -38,15 +38,12 @@ def members_of(session: Session, model_ids: list[int]) -> dict[int, rules.Member
     """Company models as warband members, with the items they carry (two statements)."""
     if not model_ids:
         return {}
-    # Every model of their companies, so each is labelled among its profile (issue 29) in this one statement.
-    companies_of = select(CompanyModel.company_id).where(CompanyModel.id.in_(model_ids))
-    # In id order: the members (and what is said of them, R4.7) come out in the order they were bought, on every database.
-    siblings = session.exec(select(CompanyModel).where(CompanyModel.company_id.in_(companies_of)).order_by(CompanyModel.id)).all()
+    siblings = session.exec(reads.SIBLINGS, params={"model_ids": model_ids}).all()
     labels = companies.labels_from(siblings)
     wanted = set(model_ids)
     models = [m for m in siblings if m.id in wanted]
     carried: dict[int, list[tuple[Carried, int]]] = {}
-    for item in session.exec(select(CompanyItem).where(CompanyItem.model_id.in_(model_ids)).order_by(CompanyItem.id)).all():
+    for item in session.exec(reads.CARRIED, params={"model_ids": model_ids}).all():
         carried.setdefault(item.model_id, []).append((Carried(item.slot, item.rarity), item.points))
     return {
         m.id: rules.Member(
@@ -103,10 +100,8 @@ def problem_details(found: list[rules.Problem]) -> list[dict]:
 
 
 def current_orders(session: Session, campaign: Campaign, player_id: int | None = None) -> list[Order]:
-    query = select(Order).where(Order.campaign_id == campaign.id, Order.round == campaign.round)
-    if player_id is not None:
-        query = query.where(Order.player_id == player_id)
-    return list(session.exec(query.order_by(Order.id)).all())
+    params = {"campaign_id": campaign.id, "round": campaign.round, "player_id": player_id}
+    return list(session.exec(reads.ORDERS[player_id is not None], params=params).all())
 
 
 def sent_models(session: Session, campaign: Campaign, player_id: int) -> dict[int, str]:
@@ -114,23 +109,13 @@ def sent_models(session: Session, campaign: Campaign, player_id: int) -> dict[in
     sent = [o.warband_id for o in current_orders(session, campaign, player_id)]
     if not sent:
         return {}
-    rows = session.exec(
-        select(WarbandMember.model_id, Warband.name)
-        .join(Warband, Warband.id == WarbandMember.warband_id)
-        .where(WarbandMember.warband_id.in_(sent))
-    ).all()
-    return dict(rows)
+    return dict(session.exec(reads.SENT_MODELS, params={"warband_ids": sent}).all())
 
 
 def warband_limit(session: Session, campaign: Campaign, player_id: int) -> int:
     """R4.3 with V16: the campaign's warband size, less the points the company's retinue
     roles beyond the free ones cost (house default: 3 points each after the first)."""
-    retinue = session.exec(
-        select(func.count())
-        .select_from(CompanyModel)
-        .join(Company, Company.id == CompanyModel.company_id)
-        .where(Company.player_id == player_id, CompanyModel.role == "retinue", CompanyModel.status.not_in(("dead", "captured")))
-    ).one()
+    retinue = session.exec(reads.RETINUE, params={"player_id": player_id}).one()
     return max(0, campaign.warband_points - house_rules.retinue_cost(retinue, house_rules.of(campaign.settlement_rules)))
 
 
@@ -152,9 +137,9 @@ def warbands_for(session: Session, viewer: Viewer, catalog: Catalog) -> tuple[Vi
     if viewer.player is None:
         return viewer, []
     campaign = viewer.campaign
-    warbands = session.exec(select(Warband).where(Warband.player_id == viewer.player.id).order_by(Warband.id)).all()
+    warbands = session.exec(reads.OWN_WARBANDS, params={"player_id": viewer.player.id}).all()
     ids = [w.id for w in warbands]
-    links = session.exec(select(WarbandMember).where(WarbandMember.warband_id.in_(ids))).all() if ids else []
+    links = session.exec(reads.LINKS, params={"warband_ids": ids}).all() if ids else []
     members = members_of(session, [link.model_id for link in links])
     orders = {o.warband_id: o for o in current_orders(session, campaign, viewer.player.id)}
     alignment = faction_alignment(catalog, companies.own_company(session, viewer))
@@ -174,9 +159,7 @@ def _resolve(
     company = companies.own_company(session, viewer)
     if len(set(model_ids)) != len(model_ids):
         raise DomainError("warband_model_unknown", model_id=model_ids[0])
-    owned = {
-        m.id for m in session.exec(select(CompanyModel).where(CompanyModel.company_id == (company.id if company else -1))).all()
-    }
+    owned = set(read_rows(session, reads.COMPANY_MODEL_IDS, {"company_id": company.id if company else -1}).scalars())
     for mid in model_ids:
         if mid not in owned:
             raise DomainError("warband_model_unknown", model_id=mid)
@@ -344,11 +327,7 @@ def take_out(session: Session, *, actor: User, campaign_id: int, warband_id: int
 
 def memberships(session: Session, player_id: int) -> dict[int, tuple[int, str]]:
     """model id -> (warband id, warband name) for one player's warbands."""
-    rows = session.exec(
-        select(WarbandMember.model_id, Warband.id, Warband.name)
-        .join(Warband, Warband.id == WarbandMember.warband_id)
-        .where(Warband.player_id == player_id)
-    ).all()
+    rows = session.exec(reads.MEMBERSHIPS, params={"player_id": player_id}).all()
     return {mid: (wid, name) for mid, wid, name in rows}
 
 

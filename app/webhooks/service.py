@@ -11,8 +11,8 @@ import socket
 from dataclasses import dataclass
 from datetime import datetime
 
-from sqlalchemy import func, insert
-from sqlmodel import Session, select
+from sqlalchemy import bindparam, func, insert
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign
@@ -85,8 +85,12 @@ def _gm_viewer(session: Session, actor: User, campaign_id: int, *, lock: bool = 
     return viewer
 
 
+# Built once: the rules page shows the GM the campaign's hooks on every visit (issue 37).
+_HOOKS = select(Webhook).where(Webhook.campaign_id == bindparam("campaign_id")).order_by(col(Webhook.id))
+
+
 def views(session: Session, campaign_id: int) -> list[HookView]:
-    hooks = list(session.exec(select(Webhook).where(Webhook.campaign_id == campaign_id).order_by(Webhook.id)).all())
+    hooks = list(session.exec(_HOOKS, params={"campaign_id": campaign_id}).all())
     if not hooks:
         return []
     counts = {

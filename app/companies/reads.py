@@ -1,0 +1,14 @@
+"""What the company, shop and warbands pages read of a company on every visit, each statement built
+once with bind parameters (issue 37: building a statement anew cost each request about 80 µs of
+SQLAlchemy's construction and cache key). The service (app/companies/service.py) runs them."""
+
+from __future__ import annotations
+
+from sqlalchemy import bindparam
+from sqlmodel import col, select
+
+from app.companies.models import Company, CompanyItem, CompanyModel
+
+COMPANY = select(Company).where(Company.player_id == bindparam("player_id"))
+MODELS = select(CompanyModel).where(CompanyModel.company_id == bindparam("company_id")).order_by(col(CompanyModel.id))
+ITEMS = select(CompanyItem).where(CompanyItem.company_id == bindparam("company_id")).order_by(col(CompanyItem.id))
