@@ -54,6 +54,22 @@ def browser(make_client, nickname: str, **cookies):
     return b
 
 
+def bench_player(engine, make_client, nickname: str):
+    """A browser logged in as a player `bench.large_campaign` made (given the suite's password,
+    which the bench's players do not have)."""
+    from sqlmodel import Session, select
+
+    from app.accounts.models import User
+    from app.core.security import hash_password
+
+    with Session(engine) as s:
+        user = s.exec(select(User).where(User.nickname_key == nickname)).one()
+        user.password_hash = hash_password(PASSWORD)
+        s.add(user)
+        s.commit()
+    return browser(make_client, nickname)
+
+
 def flash_of(page: str) -> str | None:
     found = FLASH.search(page)
     return html.unescape(found.group(1)).strip() if found else None

@@ -3,7 +3,7 @@
 import pytest
 
 from bench import large_campaign
-from tests.builders.pages import login, register
+from tests.builders.pages import bench_player, login, register
 
 
 def build(engine, size: int) -> int:
@@ -76,23 +76,11 @@ PLAYER_PAGES = [
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
 def test_player_pages_in_battles_run_the_same_statements_with_more_players(client, engine, count_statements, make_client, path):
-    from sqlmodel import Session, select
-
-    from app.accounts.models import User
-    from app.core.security import hash_password
-    from tests.builders.accounts import PASSWORD
-
     register(client, "gamemaster")
     counts = []
     for size in (4, 16):
         cid, nicknames = large_campaign.build_round(engine, gm_nickname="gamemaster", players=size)
-        with Session(engine) as s:
-            u = s.exec(select(User).where(User.nickname_key == nicknames[0])).one()
-            u.password_hash = hash_password(PASSWORD)
-            s.add(u)
-            s.commit()
-        browser = make_client()
-        login(browser, nicknames[0])
+        browser = bench_player(engine, make_client, nicknames[0])
         with count_statements() as counter:
             r = browser.get(f"/campaigns/{cid}{path}")
         assert r.status_code == 200, r.text[:300]

@@ -8,10 +8,9 @@ they are built where that filter is decided (app/visibility.py)."""
 
 import pytest
 from sqlalchemy import event
-from sqlmodel import Session, select
 
 from bench import large_campaign
-from tests.builders.pages import login, register
+from tests.builders.pages import bench_player, register
 
 GM_PAGES = ["", "/players", "/places", "/rules", "/chronicle", "/events", "/orders", "/battles", "/standings", "/twilight"]
 PLAYER_PAGES = ["", "/company", "/shop", "/warbands", "/warbands/new", "/events", "/orders", "/battles", "/players"]
@@ -44,17 +43,7 @@ def test_issue37_the_gms_pages_build_no_statement_anew(client, engine, path):
 
 @pytest.mark.parametrize("path", PLAYER_PAGES)
 def test_issue37_a_players_pages_build_no_statement_anew(client, engine, make_client, path):
-    from app.accounts.models import User
-    from app.core.security import hash_password
-    from tests.builders.accounts import PASSWORD
-
     register(client, "gamemaster")
     cid, nicknames = large_campaign.build_round(engine, gm_nickname="gamemaster", players=6)
-    with Session(engine) as s:
-        user = s.exec(select(User).where(User.nickname_key == nicknames[0])).one()
-        user.password_hash = hash_password(PASSWORD)
-        s.add(user)
-        s.commit()
-    browser = make_client()
-    login(browser, nicknames[0])
-    assert _built_anew(engine, browser, f"/campaigns/{cid}{path}") == []
+    player = bench_player(engine, make_client, nicknames[0])
+    assert _built_anew(engine, player, f"/campaigns/{cid}{path}") == []
