@@ -142,11 +142,12 @@ def orders_public(campaign: Campaign, round_: int) -> bool:
 
 
 # A round's orders and settlements, all of them or one player's: built once, as pages read them
-# on every visit (issue 37: a statement built anew costs about 80 µs a request).
-_ROUND_ORDERS = (
+# on every visit (issue 37: a statement built anew costs about 80 µs a request). The orders' are
+# the warbands' reads too (`current_orders`: the GM's or the player's own).
+ROUND_ORDERS = (
     select(Order).where(Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round")).order_by(col(Order.id))
 )
-_OWN_ROUND_ORDERS = _ROUND_ORDERS.where(Order.player_id == bindparam("player_id"))
+OWN_ROUND_ORDERS = ROUND_ORDERS.where(Order.player_id == bindparam("player_id"))
 _ROUND_SETTLEMENTS = (
     select(Settlement)
     .where(Settlement.campaign_id == bindparam("campaign_id"), Settlement.round == bindparam("round"))
@@ -160,10 +161,10 @@ def visible_orders(session: Session, viewer: Viewer, round_: int):
     public, otherwise the viewer's own (none for anybody else)."""
     params = {"campaign_id": viewer.campaign.id, "round": round_}
     if viewer.is_gm or orders_public(viewer.campaign, round_):
-        return list(session.exec(_ROUND_ORDERS, params=params).all())
+        return list(session.exec(ROUND_ORDERS, params=params).all())
     if viewer.player is None:
         return []
-    return list(session.exec(_OWN_ROUND_ORDERS, params={**params, "player_id": viewer.player.id}).all())
+    return list(session.exec(OWN_ROUND_ORDERS, params={**params, "player_id": viewer.player.id}).all())
 
 
 def may_see_settlement(viewer: Viewer, owner_player_id: int) -> bool:

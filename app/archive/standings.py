@@ -14,10 +14,9 @@ from dataclasses import dataclass
 from sqlalchemy import bindparam, func
 from sqlmodel import Session, col, select
 
-from app.accounts.models import User
 from app.battles.models import Battle, BattleWarband
 from app.battles.service import DECIDED_RESULTS
-from app.campaigns.models import Player
+from app.campaigns import service as campaigns
 from app.companies.models import Company, CompanyModel
 from app.core.db import read_rows
 from app.gold.models import LedgerEntry
@@ -47,12 +46,6 @@ class Standing:
 # Built once, with the campaign as a bind parameter: the standings page and the club screen read
 # them on every visit (issue 37: a statement built anew costs about 80 µs a request).
 _IN_CAMPAIGN = bindparam("campaign_id")
-_ROSTER = (
-    select(Player.id, User.nickname)
-    .join(User, col(User.id) == Player.user_id)
-    .where(Player.campaign_id == _IN_CAMPAIGN)
-    .order_by(Player.id)
-)
 _OWNERS = select(Place.owner_player_id).where(Place.campaign_id == _IN_CAMPAIGN)
 _HIDEOUTS = select(Hideout.player_id).where(Hideout.campaign_id == _IN_CAMPAIGN)
 _FOUGHT = (
@@ -76,7 +69,8 @@ _SPENT = (
 def standings(session: Session, viewer: Viewer) -> list[Standing]:
     """Every player of the viewer's campaign, in a fixed number of statements."""
     cid = {"campaign_id": viewer.campaign.id}
-    table = {pid: Standing(pid, nick) for pid, nick in read_rows(session, _ROSTER, cid)}
+    # Sorted at the end by a key that ends with the (unique) nickname: the roster's order does not matter.
+    table = {pid: Standing(pid, nick) for pid, nick in campaigns.nicknames(session, viewer.campaign.id).items()}
     places = Counter(read_rows(session, _OWNERS, cid).scalars())
     hideouts = Counter(read_rows(session, _HIDEOUTS, cid).scalars())
     fought = read_rows(session, _FOUGHT, cid).all()

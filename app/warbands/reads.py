@@ -8,7 +8,7 @@ from sqlalchemy import bindparam, func
 from sqlmodel import col, select
 
 from app.companies.models import Company, CompanyItem, CompanyModel
-from app.warbands.models import Order, Warband, WarbandMember
+from app.warbands.models import Warband, WarbandMember
 
 _PLAYER = bindparam("player_id")
 _MODEL_IDS = bindparam("model_ids", expanding=True)
@@ -24,8 +24,6 @@ SIBLINGS = (
 )
 COMPANY_MODEL_IDS = select(CompanyModel.id).where(CompanyModel.company_id == bindparam("company_id"))
 CARRIED = select(CompanyItem).where(col(CompanyItem.model_id).in_(_MODEL_IDS)).order_by(col(CompanyItem.id))
-ORDERS_NOW = select(Order).where(Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round"))
-ORDERS = {False: ORDERS_NOW.order_by(col(Order.id)), True: ORDERS_NOW.where(Order.player_id == _PLAYER).order_by(col(Order.id))}
 OWN_WARBANDS = select(Warband).where(Warband.player_id == _PLAYER).order_by(col(Warband.id))
 LINKS = select(WarbandMember).where(col(WarbandMember.warband_id).in_(_WARBAND_IDS))
 SENT_MODELS = (

@@ -19,7 +19,7 @@ from app.companies.rules import Carried
 from app.core.db import read_rows
 from app.core.errors import DomainError, Msg
 from app.movement import service as movement
-from app.visibility import Viewer, acting_player, kept, viewer_for
+from app.visibility import OWN_ROUND_ORDERS, ROUND_ORDERS, Viewer, acting_player, kept, viewer_for
 from app.warbands import reads, rules
 from app.warbands.models import Order, Warband, WarbandMember
 
@@ -101,7 +101,7 @@ def problem_details(found: list[rules.Problem]) -> list[dict]:
 
 def current_orders(session: Session, campaign: Campaign, player_id: int | None = None) -> list[Order]:
     params = {"campaign_id": campaign.id, "round": campaign.round, "player_id": player_id}
-    return list(session.exec(reads.ORDERS[player_id is not None], params=params).all())
+    return list(session.exec(OWN_ROUND_ORDERS if player_id is not None else ROUND_ORDERS, params=params).all())
 
 
 def sent_models(session: Session, campaign: Campaign, player_id: int) -> dict[int, str]:
