@@ -13,7 +13,7 @@ from fastapi.responses import HTMLResponse
 from jinja2 import BytecodeCache, Environment, FileSystemBytecodeCache, FileSystemLoader, pass_context, select_autoescape
 from markupsafe import Markup, escape
 
-from app.core import formats, template_said
+from app.core import formats, spliced, template_said
 from app.core.flash import take
 from app.core.i18n import LOCALE_NAMES, LOCALES, translations
 from app.core.markdown import render_markdown
@@ -179,5 +179,10 @@ def render(request: Request, template: str, status_code: int = 200, **context: A
     base.update(context)
     for hook in context_hooks():
         base.update(hook(base))
-    html = env.get_template(template).render(base)
+    with spliced.drawing() as kept:
+        html = env.get_template(template).render(base)
+    parts = spliced.cut(html, kept)
+    if parts:  # sent gzipped from its parts (app/core/spliced.py)
+        setattr(state, spliced.STATE_KEY, parts)
+        html = "".join(parts)
     return HTMLResponse(html, status_code=status_code)

@@ -16,6 +16,7 @@ from app.core.errors import N_, DomainError
 from app.core.forms import Form, blank_to_none, see_other, typed, validate
 from app.core.i18n import translations
 from app.core.page_actions import page_action
+from app.core.spliced import Kept
 from app.core.templating import render
 from app.core.types import PathId, QueryId
 from app.events.service import events_by_place
@@ -132,9 +133,10 @@ def show_map(page: CampaignContext, of: int | None, status_code=200, selected: i
         positions = movement.positions(session, viewer.campaign)
         stands = _stands(positions)
         return drawing.Drawing(
-            paths=drawing.svg_paths(drawing.lines(view, markers)),
-            places=drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext),
-            items=drawing.place_list(view, stands, viewer.campaign.id, of, language),
+            # Kept: sent from their compressed form, made once per drawing (app/core/spliced.py).
+            paths=Kept(drawing.svg_paths(drawing.lines(view, markers))),
+            places=Kept(drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext)),
+            items=Kept(drawing.place_list(view, stands, viewer.campaign.id, of, language)),
             empty=not view.places,
             timeline=history.timeline(session, view),  # R12.6: the round slider's rounds
         )
