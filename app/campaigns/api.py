@@ -32,7 +32,7 @@ def _players(session, campaign_id: int, viewer=None) -> list[PlayerOut]:
             guild_id=p.guild_id,
             away=p.away,
         )
-        for p in service.players(session, campaign_id, viewer)
+        for p in service.players(session, campaign_id, viewer, joined=True)
     ]
 
 

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, func, literal_column, or_, union_all
+from sqlalchemy import Select, bindparam, func, literal_column, or_, union_all
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
@@ -142,7 +142,7 @@ class PlayerRow:
     player_id: int
     user_id: int
     nickname: str
-    joined_at: object
+    joined_at: object  # None unless asked for (`roster(joined=True)`)
     gold: int | None = None
     hideouts: list[int] = field(default_factory=list)
     places: list[int] = field(default_factory=list)
@@ -165,25 +165,36 @@ def gm_campaign(session: Session, *, actor: User, campaign_id: int) -> Viewer:
 
 # The roster's parts, built once (every page with the roster asks: issue 37).
 _IN_CAMPAIGN = bindparam("campaign_id")
+
+
 # A player is in one guild at most and away for one span at most (unique per player): both come
 # with the roster's own row.
-_ROSTER = (
-    select(
-        Player.id,
-        Player.user_id,
-        User.nickname,
-        Player.joined_at,
-        Player.gold,
-        GuildMember.guild_id,
-        Away.from_round,
-        Away.to_round,
+def _roster_of(*more) -> Select:
+    return (
+        select(
+            Player.id,
+            Player.user_id,
+            User.nickname,
+            Player.gold,
+            GuildMember.guild_id,
+            Away.from_round,
+            Away.to_round,
+            *more,
+        )
+        .join(User, col(User.id) == Player.user_id)
+        .outerjoin(GuildMember, col(GuildMember.player_id) == Player.id)
+        .outerjoin(Away, col(Away.player_id) == Player.id)
+        .where(Player.campaign_id == _IN_CAMPAIGN)
+        .order_by(Player.id)
     )
-    .join(User, col(User.id) == Player.user_id)
-    .outerjoin(GuildMember, col(GuildMember.player_id) == Player.id)
-    .outerjoin(Away, col(Away.player_id) == Player.id)
-    .where(Player.campaign_id == _IN_CAMPAIGN)
-    .order_by(Player.id)
-)
+
+
+# No page shows when a player joined, and a time read costs about a microsecond a row (SQLite
+# keeps it as text, parsed on the way out): only the API's list of players reads it (issue 37).
+_ROSTER = _roster_of()
+_ROSTER_JOINED = _roster_of(Player.joined_at)
+
+
 # Hideouts, then owned places, each in the order made: one statement (on PostgreSQL each round
 # trip is a tenth of a millisecond of CPU more: issue 37).
 _HIDEOUT, _OWNED = 0, 1
@@ -200,20 +211,22 @@ _HIDEOUTS_AND_OWNED = union_all(
 ).order_by("kind", "made")
 
 
-def players(session: Session, campaign_id: int, viewer: Viewer | None = None) -> list[PlayerRow]:
+def players(session: Session, campaign_id: int, viewer: Viewer | None = None, *, joined: bool = False) -> list[PlayerRow]:
     """Two statements whatever the roster size (three with a GM viewer: the hidden gold). Gold is there only where `viewer` may
     see it (R11.2: the player themselves and the GM); without a viewer, nobody's. A page that
-    lists the places too reads both in two statements: maps.reading.roster_and_places."""
-    by_id = roster(session, campaign_id, viewer)
+    lists the places too reads both in two statements: maps.reading.roster_and_places.
+    `joined`: with the time each joined (the API's players)."""
+    by_id = roster(session, campaign_id, viewer, joined=joined)
     for kind, pid, place_id, _made in read_rows(session, _HIDEOUTS_AND_OWNED, {"campaign_id": campaign_id}).all():
         if pid in by_id:
             (by_id[pid].hideouts if kind == _HIDEOUT else by_id[pid].places).append(place_id)
     return list(by_id.values())
 
 
-def roster(session: Session, campaign_id: int, viewer: Viewer | None = None) -> dict[int, PlayerRow]:
+def roster(session: Session, campaign_id: int, viewer: Viewer | None = None, *, joined: bool = False) -> dict[int, PlayerRow]:
     """The players by id in one statement (two with a GM viewer), their hideouts and places not
-    yet filled in: `players` and the places' own reading fill them."""
+    yet filled in: `players` and the places' own reading fill them. `joined`: with the time
+    each joined."""
     # Columns, not Player rows: a page reads the roster, and forty ORM objects cost more than
     # the statement (issue 37).
     by_id = {
@@ -221,13 +234,13 @@ def roster(session: Session, campaign_id: int, viewer: Viewer | None = None) -> 
             pid,
             user_id,
             nick,
-            joined_at,
+            joined_at[0] if joined_at else None,
             gold if viewer is not None and viewer.sees_balance_of(pid) else None,
             guild_id=guild_id,  # R8.1
             away=None if from_round is None else {"from_round": from_round, "to_round": to_round},
         )
-        for pid, user_id, nick, joined_at, gold, guild_id, from_round, to_round in read_rows(
-            session, _ROSTER, {"campaign_id": campaign_id}
+        for pid, user_id, nick, gold, guild_id, from_round, to_round, *joined_at in read_rows(
+            session, _ROSTER_JOINED if joined else _ROSTER, {"campaign_id": campaign_id}
         ).all()
     }
     # The GM's figures leave out what only the owner sees (transfers, R8.11) and still add up.
