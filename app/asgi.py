@@ -1,7 +1,8 @@
 """The ASGI application for uvicorn (`app.asgi:app`)."""
 
-from app.core.memory import fewer_malloc_arenas
+from app.core.memory import fewer_malloc_arenas, settle
 from app.main import create_app
 
 fewer_malloc_arenas()  # before the app's threads: a worker keeps less memory (app/core/memory.py)
 app = create_app()
+settle()  # the app's objects out of the garbage collector's walks (app/core/memory.py)

@@ -11,6 +11,7 @@ os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 
 from starlette.testclient import TestClient
 
+from app.core.memory import settle
 from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
@@ -24,6 +25,7 @@ def logged_in_gm():
     url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp / 'bench.sqlite3'}")
     upgrade(url)
     app = create_app(Settings(database_url=url, secret_key="bench-secret-key-long-enough", var_dir=tmp, fast_hashing=True))
+    settle()  # as the server does once its app is built (app/asgi.py)
     client = TestClient(app)
     client.post("/api/v1/users", json={"nickname": GM, "password": PASSWORD})
     token = client.get("/login").text.split('name="csrf_token" value="')[1].split('"')[0]

@@ -27,6 +27,7 @@ from sqlmodel import select
 
 from app.campaigns.models import Campaign
 from app.core.db import unit_of_work
+from app.core.memory import settle
 from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.demo import DEMO_NAME, DEMO_PASSWORD, DEMO_PLAYERS, create_demo
@@ -44,6 +45,7 @@ def demo_app():
     url = os.environ.get("BENCH_DATABASE_URL", f"sqlite:///{tmp / 'profile.sqlite3'}")
     upgrade(url)
     app = create_app(Settings(database_url=url, secret_key="bench-secret-key-long-enough", var_dir=tmp, fast_hashing=True))
+    settle()  # as the server does once its app is built (app/asgi.py)
     with unit_of_work(app.state.engine, write=True) as session:
         create_demo(session)
         cid = session.exec(select(Campaign.id).where(Campaign.name == DEMO_NAME)).one()
