@@ -134,9 +134,9 @@ def show_map(page: CampaignContext, of: int | None, status_code=200, selected: i
         stands = _stands(positions)
         return drawing.Drawing(
             # Kept: sent from their compressed form, made once per drawing (app/core/spliced.py).
-            paths=Kept(drawing.svg_paths(drawing.lines(view, markers))),
-            places=Kept(drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext)),
-            items=Kept(drawing.place_list(view, stands, viewer.campaign.id, of, language)),
+            paths=Kept.made(drawing.svg_paths(drawing.lines(view, markers))),
+            places=Kept.made(drawing.svg_places(markers, stands, viewer.campaign.id, language.ngettext)),
+            items=Kept.made(drawing.place_list(view, stands, viewer.campaign.id, of, language)),
             empty=not view.places,
             timeline=history.timeline(session, view),  # R12.6: the round slider's rounds
         )

@@ -61,6 +61,11 @@ def test_issue37_a_fragment_is_deflated_once_however_many_pages_send_it(monkeypa
     for _ in range(3):
         assert gzip.decompress(gzipped(["a", kept, "b"], 5)[0]) == ("a" + "<path/>" * 500 + "b").encode()
     assert calls.count(spliced.KEPT_LEVEL) == 1 and calls.count(5) == 6
+    # Made where it is drawn (a worker thread), not first on its way out through the event loop.
+    made = Kept.made(Markup("<circle/>"))
+    assert calls.count(spliced.KEPT_LEVEL) == 2
+    gzipped([made], 5)
+    assert calls.count(spliced.KEPT_LEVEL) == 2
 
 
 def _answer(body: bytes, parts, accept: str = "gzip") -> tuple[dict, bytes]:
