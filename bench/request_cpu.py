@@ -9,7 +9,8 @@ The first rows are the fixed costs a page is made of: a route alone through the 
 synchronous route (one thread crossing), and a route behind the page login.
 
 Run: `python -m bench.request_cpu [--requests 300] [--rounds 3] [--gm]` (printed by `make bench`);
-`--gm`: the pages of bench.report's campaign (40 players in Battles) as its GM instead.
+`--gm`: the pages of bench.report's campaign (40 players in Battles) and its map of 300 places,
+as their GM, instead.
 """
 
 from __future__ import annotations
@@ -24,7 +25,7 @@ from fastapi.responses import PlainTextResponse
 from app.accounts.deps import PageLogin
 from app.core.db import ended_in_route
 from bench.common import GM, logged_in_gm
-from bench.large_campaign import build_round
+from bench.large_campaign import build_map, build_round
 from bench.profile_pages import _login, demo_app
 
 
@@ -90,12 +91,15 @@ async def _get(app, headers: list, path: str, query: bytes = b"") -> int:
 
 
 def _gm_pages() -> tuple[object, dict[str, str], bytes]:
-    """`--gm`: bench.report's campaign (40 players in Battles) and its pages, as its GM."""
+    """`--gm`: bench.report's campaign (40 players in Battles) and its pages, and its map of 300
+    places and 600 paths, as their GM."""
     app, client = logged_in_gm()
     cid, _ = build_round(app.state.engine, gm_nickname=GM, players=40)
+    map_cid = build_map(app.state.engine, gm_nickname=GM, places=300, paths=600, players=20)
     client.get("/")  # the login's flash message
     tabs = ("", "/battles", "/players", "/chronicle", "/orders")
     pages = {f"GM, 40 players: {tab.strip('/') or 'dashboard'}": f"/campaigns/{cid}{tab}" for tab in tabs}
+    pages["GM, map of 300 places"] = f"/campaigns/{map_cid}/map"
     return app, pages, "; ".join(f"{k}={v}" for k, v in client.cookies.items()).encode()
 
 
@@ -129,7 +133,7 @@ def main(argv: list[str] | None = None) -> None:
     parser = argparse.ArgumentParser()
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
-    parser.add_argument("--gm", action="store_true", help="bench.report's 40-player campaign, as its GM")
+    parser.add_argument("--gm", action="store_true", help="bench.report's 40-player campaign and 300-place map, as their GM")
     args = parser.parse_args(argv)
     figures = asyncio.run(measure(args.requests, args.rounds, args.gm))
     title = "CPU per request, as the GM" if args.gm else "CPU per request, demo campaign as a player"

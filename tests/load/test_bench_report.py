@@ -42,7 +42,7 @@ def test_bench_request_cpu_quick_form_measures_every_page(capsys):
     assert all(float(low) > 0 for low, _median in rows.values())
     request_cpu.main(["--requests", "1", "--rounds", "1", "--gm"])  # bench.report's campaign, as its GM
     printed = capsys.readouterr().out.splitlines()
-    assert printed[0].startswith("CPU per request, as the GM") and len(printed) == 6
+    assert printed[0].startswith("CPU per request, as the GM") and len(printed) == 7
     assert all(float(line[44:].split(" / ")[0]) > 0 for line in printed[1:])
 
 
