@@ -17,6 +17,7 @@ from typing import Any, overload
 import structlog
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
+from pydantic import BaseModel
 from sqlalchemy import Table, create_engine, event
 from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel
@@ -276,25 +277,39 @@ def in_route(work: Callable[[], Any]) -> InRoute:
 
 
 def ended_in_route(endpoint: Callable) -> Callable:
-    """A synchronous route whose unit of work is committed and closed in the route's own thread
-    as soon as it has answered with a Response, whose body is drawn already (a page, a
-    redirect). Any other answer (a model FastAPI serialises afterwards, which may still read
-    through the session) and any exception leave the ending to `get_session`, as before. What
-    dependencies left to it (`in_route`) is worked out first."""
+    """A synchronous route run in a worker thread by this wrapper, which FastAPI sees as
+    asynchronous: what dependencies left to it (`in_route`) is worked out first, and its unit of
+    work is committed and closed there as soon as it has answered with a Response, whose body is
+    drawn already (a page, a redirect), or with an answer FastAPI serialises without the
+    session (`_detached`). Any other answer (table rows, which serialising may still read
+    through the session) and any exception leave the ending to `get_session`, as before.
+    Issue 37: FastAPI validates a synchronous route's answer in a thread crossing of its own,
+    and an asynchronous route's where it runs; with the ending, an API call made four crossings
+    (its login, the route, the validation, the ending) and now makes two."""
 
     if getattr(endpoint, "ends_in_route", False):
         return endpoint  # the routers are the modules' own: a second app wraps them once only
 
-    @functools.wraps(endpoint)
-    def route(*args, **kwargs):
+    def in_thread(args: tuple, kwargs: dict) -> Any:
         pending = _BEFORE_ROUTE.get()
         while pending:
             pending.pop(0)()
         answer = endpoint(*args, **{k: v.value if isinstance(v, InRoute) else v for k, v in kwargs.items()})
         open_work = _OPEN_WORK.get()
-        if open_work and isinstance(answer, Response):
+        if open_work and (isinstance(answer, Response) or _detached(answer)):
             open_work.pop().__exit__(None, None, None)  # raises what a commit raises, ended either way
         return answer
 
+    @functools.wraps(endpoint)
+    async def route(*args, **kwargs):
+        return await run_in_threadpool(in_thread, args, kwargs)
+
     route.ends_in_route = True  # type: ignore[attr-defined]
     return route
+
+
+def _detached(answer: Any) -> bool:
+    """Whether FastAPI serialises `answer` without the session: nothing, or plain models (not
+    table rows, whose attributes a serialiser may load), alone or in a list."""
+    items = answer if isinstance(answer, list) else (answer,)
+    return all(item is None or (isinstance(item, BaseModel) and not isinstance(item, SQLModel)) for item in items)

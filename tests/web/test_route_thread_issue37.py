@@ -1,13 +1,15 @@
 """Issue 37: a page's unit of work is committed and closed in the route's own worker thread once
 the route has answered (`app.core.db.ended_in_route`): one thread hop fewer a request, with
 the same answers — a commit that fails there still answers 503, rolls back and frees its
-connection, and a route answering with data FastAPI serialises afterwards keeps its session
-open until then."""
+connection, and a route answering with table rows FastAPI serialises afterwards keeps its
+session open until then. An API route's answer of plain models is ended there too, and
+validated where FastAPI runs the route, which its wrapper makes asynchronous to FastAPI."""
 
 from __future__ import annotations
 
 import inspect
 import re
+from datetime import UTC, datetime
 
 import anyio.to_thread
 import pytest
@@ -16,8 +18,11 @@ from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
 
 from app.accounts.deps import page_login_required, page_user
+from app.accounts.models import User
 from app.campaigns import pages as dashboard_pages
 from app.campaigns.deps import campaign_page
+from app.campaigns.schemas import PlayerOut
+from app.core import db
 from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
 from tests.builders.pages import login, register
@@ -77,14 +82,24 @@ def test_issue37_a_commit_failing_in_the_routes_thread_answers_503_and_frees_its
     assert anna.get(f"/campaigns/{cid}").status_code == 200
 
 
-def test_issue37_an_api_answer_serialised_after_its_route_keeps_the_session_until_then(client, hops):
+def test_issue37_an_api_answer_of_plain_models_is_ended_and_validated_without_crossings_of_its_own(client, hops):
     gm, cid, _players, _places = running_campaign(client, 2)
     hops.clear()
     r = client.get(f"/api/v1/campaigns/{cid}", headers=gm)
-    assert r.status_code == 200 and r.json()["id"] == cid
-    # The route answered data, not a Response: get_session ended the unit of work (one crossing
-    # of its own) after FastAPI had serialised it.
-    assert any(getattr(getattr(f, "func", f), "__name__", "") == "__exit__" for f in hops), hops
+    assert r.status_code == 200 and r.json()["id"] == cid and r.json()["players"]
+    # Who asks (a synchronous dependency) and the route; its unit of work ended in the route's
+    # thread, and FastAPI validated the answer where it ran (the route is asynchronous to it).
+    names = [getattr(getattr(f, "func", f), "__name__", "") for f in hops]
+    assert len(hops) == 2 and "__exit__" not in names and "validate" not in names, hops
+
+
+def test_issue37_only_an_answer_serialised_without_the_session_ends_it_in_the_route():
+    """Table rows may still load attributes through the session while FastAPI serialises them:
+    their unit of work is left to get_session, as before."""
+    plain = PlayerOut(player_id=1, nickname="anna", hideouts=[], places=[], joined_at=datetime.now(UTC))
+    assert db._detached(None) and db._detached(plain) and db._detached([plain, plain]) and db._detached([])
+    row = User(nickname="anna", nickname_key="anna", password_hash="x")
+    assert not db._detached(row) and not db._detached([plain, row]) and not db._detached({"a": plain})
 
 
 def test_issue37_a_second_app_wraps_each_route_once(settings):
@@ -93,8 +108,13 @@ def test_issue37_a_second_app_wraps_each_route_once(settings):
     create_app(settings)
     create_app(settings)
     wrapped = [route.endpoint for route in dashboard_pages.router.routes if isinstance(route, APIRoute)]
-    assert wrapped and all(getattr(e, "ends_in_route", False) for e in wrapped if not inspect.iscoroutinefunction(e))
-    assert all(not getattr(e.__wrapped__, "ends_in_route", False) for e in wrapped if hasattr(e, "__wrapped__"))
+    assert any(getattr(e, "ends_in_route", False) for e in wrapped)
+    for endpoint in wrapped:
+        if getattr(endpoint, "ends_in_route", False):  # a synchronous route, run in a thread by its wrapper
+            assert not inspect.iscoroutinefunction(endpoint.__wrapped__)
+            assert not getattr(endpoint.__wrapped__, "ends_in_route", False)
+        else:
+            assert inspect.iscoroutinefunction(endpoint)  # an asynchronous route of its own
 
 
 def _calls(dependant):
