@@ -10,7 +10,7 @@ synchronous route (one thread crossing), and a route behind the page login.
 
 Run: `python -m bench.request_cpu [--requests 300] [--rounds 3] [--gm]` (printed by `make bench`);
 `--gm`: the pages of bench.report's campaign (40 players in Battles) and its map of 300 places,
-as their GM, instead.
+as their GM, instead; `--api`: its GM's reads of the API, with an API token.
 """
 
 from __future__ import annotations
@@ -24,7 +24,7 @@ from fastapi.responses import PlainTextResponse
 
 from app.accounts.deps import PageLogin
 from app.core.db import ended_in_route
-from bench.common import GM, logged_in_gm
+from bench.common import GM, PASSWORD, logged_in_gm
 from bench.large_campaign import build_map, build_round
 from bench.profile_pages import _login, demo_app
 
@@ -103,20 +103,33 @@ def _gm_pages() -> tuple[object, dict[str, str], bytes]:
     return app, pages, "; ".join(f"{k}={v}" for k, v in client.cookies.items()).encode()
 
 
-async def measure(requests: int, rounds: int, gm: bool = False) -> dict[str, list[float]]:
+def _api_reads() -> tuple[object, dict[str, str], list]:
+    """`--api`: the GM's API reads of bench.report's campaign, with an API token."""
+    app, client = logged_in_gm()
+    cid, _ = build_round(app.state.engine, gm_nickname=GM, players=40)
+    token = client.post("/api/v1/auth/tokens", json={"nickname": GM, "password": PASSWORD}).json()["token"]
+    tails = ("", "/players", "/battles", "/orders", "/chronicle", "/places")
+    reads = {"API: /me": "/api/v1/me"} | {f"API: campaign{tail}": f"/api/v1/campaigns/{cid}{tail}" for tail in tails}
+    return app, reads, [(b"host", b"testserver"), (b"authorization", f"Bearer {token}".encode()), (b"accept-encoding", b"gzip")]
+
+
+async def measure(requests: int, rounds: int, gm: bool = False, api: bool = False) -> dict[str, list[float]]:
     """Each page's CPU milliseconds per request, one figure a round."""
-    if gm:
-        app, pages, cookie = _gm_pages()
+    if api:
+        app, pages, headers = _api_reads()
     else:
-        app, cid = demo_app()
-        pages = {
-            **_fixed_routes(app),
-            "map": f"/campaigns/{cid}/map",
-            "dashboard": f"/campaigns/{cid}",
-            "chronicle": f"/campaigns/{cid}/chronicle",
-        }
-        cookie = await _cookie(app)
-    headers = [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
+        if gm:
+            app, pages, cookie = _gm_pages()
+        else:
+            app, cid = demo_app()
+            pages = {
+                **_fixed_routes(app),
+                "map": f"/campaigns/{cid}/map",
+                "dashboard": f"/campaigns/{cid}",
+                "chronicle": f"/campaigns/{cid}/chronicle",
+            }
+            cookie = await _cookie(app)
+        headers = [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
     for name, path in pages.items():
         assert await _get(app, headers, path) == 200, name
     figures: dict[str, list[float]] = {name: [] for name in pages}
@@ -134,9 +147,16 @@ def main(argv: list[str] | None = None) -> None:
     parser.add_argument("--requests", type=int, default=300)
     parser.add_argument("--rounds", type=int, default=3)
     parser.add_argument("--gm", action="store_true", help="bench.report's 40-player campaign and 300-place map, as their GM")
+    parser.add_argument("--api", action="store_true", help="the GM's API reads of bench.report's campaign")
     args = parser.parse_args(argv)
-    figures = asyncio.run(measure(args.requests, args.rounds, args.gm))
-    title = "CPU per request, as the GM" if args.gm else "CPU per request, demo campaign as a player"
+    figures = asyncio.run(measure(args.requests, args.rounds, args.gm, args.api))
+    title = (
+        "CPU per request, the GM's API"
+        if args.api
+        else "CPU per request, as the GM"
+        if args.gm
+        else "CPU per request, demo campaign as a player"
+    )
     print(f"{title:<44} {'ms (min / median of rounds)':>28}")
     for name, values in figures.items():
         values.sort()

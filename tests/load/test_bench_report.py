@@ -44,6 +44,10 @@ def test_bench_request_cpu_quick_form_measures_every_page(capsys):
     printed = capsys.readouterr().out.splitlines()
     assert printed[0].startswith("CPU per request, as the GM") and len(printed) == 7
     assert all(float(line[44:].split(" / ")[0]) > 0 for line in printed[1:])
+    request_cpu.main(["--requests", "1", "--rounds", "1", "--api"])  # its GM's API reads
+    printed = capsys.readouterr().out.splitlines()
+    assert printed[0].startswith("CPU per request, the GM's API") and len(printed) == 8
+    assert all(float(line[44:].split(" / ")[0]) > 0 for line in printed[1:])
 
 
 def test_bench_page_statements_counts_every_page(capsys):
