@@ -131,6 +131,10 @@
     for (const el of regions) {
       const next = fresh.getElementById(el.id);
       if (!next || dirty(el)) continue;
+      // A part that says its version and already shows the fresh one stays as it is, with what it
+      // says besides: a late refresh after a refused clock tap kept only the clock, and the
+      // message that the clock had changed meanwhile vanished.
+      if (el.dataset.version && next.dataset.version === el.dataset.version) continue;
       el.replaceWith(next);
       if (window.htmx) htmx.process(next);
     }

@@ -208,6 +208,14 @@ def test_issue18_the_battle_clock_on_two_phones(new_page, screenshot, locale, pr
     a.evaluate(f"document.querySelector(\"#clock form.clock-side[data-side='{sb}'] input[name=version]\").value = '1'")
     _tap_button(a, sb).tap()
     expect(a.locator("#clock .alert.error[role=alert]")).to_have_text(_exact(t(CHANGED)))
+    # A live refresh landing after it (the first tap's own event, late on a busy phone) brings
+    # the clock already shown: the message stays.
+    with a.expect_response(lambda r: r.request.headers.get("x-hideout-live") == "1"):
+        a.evaluate(
+            "document.dispatchEvent(new CustomEvent('htmx:sseMessage', {detail: {type: 'clock', data: '{}', lastEventId: 'late'}}))"
+        )
+    a.wait_for_timeout(200)
+    expect(a.locator("#clock .alert.error[role=alert]")).to_have_text(_exact(t(CHANGED)))
     _running(a, sb)
     assert _clock(a, gm_token, setup.cid, bid)["version"] == 2
     _not_reloaded(a)
