@@ -8,6 +8,7 @@ never reach a hook — they never reach the chronicle."""
 from __future__ import annotations
 
 import socket
+import threading
 from dataclasses import dataclass
 from datetime import datetime
 
@@ -49,12 +50,40 @@ class HookView:
 # --- addresses ---------------------------------------------------------------------------------
 
 
+# Adding a hook looks its host up inside the request's write transaction (on SQLite, the one
+# writer's lock): a resolver that did not answer held every other write of the club for as long
+# as its own timeouts allowed (five seconds a try, several tries). A lookup gets this long.
+LOOKUP_SECONDS = 2.0
+
+
+def _looked_up(host: str, port: int, resolve) -> list:
+    """`resolve(host, port)`'s answer (getaddrinfo's), given at most LOOKUP_SECONDS: no answer by
+    then is no answer (OSError). A lookup left behind ends in its own thread, unheard."""
+    answer: list = []
+
+    def look() -> None:
+        try:
+            answer.append(resolve(host, port, type=socket.SOCK_STREAM))
+        except (OSError, UnicodeError) as exc:
+            answer.append(exc)
+
+    thread = threading.Thread(target=look, name="webhook-lookup", daemon=True)
+    thread.start()
+    thread.join(LOOKUP_SECONDS)
+    if not answer:
+        raise OSError(f"no answer for {host} within {LOOKUP_SECONDS:g} s")
+    if isinstance(answer[0], BaseException):
+        raise answer[0]
+    return answer[0]
+
+
 def check_address(url: str, *, allow_private: bool, resolve=None) -> list[str]:
     """Refuses what a hook may not reach: another scheme, and unless the install allows it
     (home setups, tests), any host that is or resolves to a private address. Asked again
     before each send, since a name can point elsewhere by then; returns the public addresses
     found, for the send to go to one of them and not to what a second lookup might say
-    (none when private ones are allowed: then nothing needs pinning)."""
+    (none when private ones are allowed: then nothing needs pinning). A host whose lookup
+    takes longer than LOOKUP_SECONDS is unknown."""
     try:
         _scheme, host, port = rules.split_url(url)
     except ValueError:
@@ -66,7 +95,7 @@ def check_address(url: str, *, allow_private: bool, resolve=None) -> list[str]:
         addresses = [str(literal)]
     else:
         try:
-            addresses = [info[4][0] for info in (resolve or socket.getaddrinfo)(host, port, type=socket.SOCK_STREAM)]
+            addresses = [info[4][0] for info in _looked_up(host, port, resolve or socket.getaddrinfo)]
         except (OSError, UnicodeError):
             raise DomainError("webhook_host_unknown", host=host) from None
     if not addresses:

@@ -15,6 +15,7 @@ import json
 import socket
 import ssl
 import threading
+import time
 from datetime import timedelta
 from http.server import BaseHTTPRequestHandler, ThreadingHTTPServer
 from types import SimpleNamespace
@@ -415,6 +416,24 @@ def test_issue19_a_name_is_judged_by_every_address_it_resolves_to():
     check("http://127.0.0.1/x", allow_private=True, resolve=_resolver())  # home setups: asked for nothing
     with pytest.raises(DomainError):
         check("gopher://127.0.0.1/x", allow_private=True)
+
+
+def test_issue37_a_host_whose_lookup_does_not_answer_is_refused_within_the_bound_and_adds_nothing(client, app, monkeypatch):
+    """Adding a hook looks its host up inside the request's write transaction (on SQLite, the one
+    writer's lock): a resolver that does not answer is given LOOKUP_SECONDS, not its own
+    timeouts, and the hook is refused as an unknown host, with nothing added."""
+    gm, cid, _players, _places = campaign_with_warbands(client, 2)
+    monkeypatch.setattr(app.state.settings, "webhook_allow_private", False)
+    monkeypatch.setattr(service, "LOOKUP_SECONDS", 0.3)
+    answer = threading.Event()
+    monkeypatch.setattr(service.socket, "getaddrinfo", lambda *_a, **_k: answer.wait(10) and [])
+    started = time.monotonic()
+    r = client.post(hooks_url(cid), json={"url": "https://slow.example.org/x", "kinds": []}, headers=gm)
+    took = time.monotonic() - started
+    answer.set()
+    assert (r.status_code, error_code(r)) == (422, "webhook_host_unknown") and "slow.example.org" in r.text
+    assert took < 3, took
+    assert listed(client, gm, cid) == []
 
 
 def test_issue19_the_address_is_checked_again_when_sending(client, engine, app, receiver, monkeypatch):
