@@ -52,8 +52,7 @@ async def _per_request(app, headers: list, path: str, requests: int) -> tuple[fl
 
 
 async def measure(requests: int) -> list[tuple[str, int, float, float, int]]:
-    app, pages, cookie = _gm_pages()  # settled already, as the server's app is
-    headers = [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
+    app, pages, headers = _gm_pages()  # settled already, as the server's app is
     path = next(iter(pages.values()))
     for _ in range(20):  # warm-up: templates compiled, statements cached
         await _get(app, headers, path)

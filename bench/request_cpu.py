@@ -90,7 +90,11 @@ async def _get(app, headers: list, path: str, query: bytes = b"") -> int:
     return status[0]
 
 
-def _gm_pages() -> tuple[object, dict[str, str], bytes]:
+def _cookie_headers(cookie: bytes) -> list:
+    return [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
+
+
+def _gm_pages() -> tuple[object, dict[str, str], list]:
     """`--gm`: bench.report's campaign (40 players in Battles) and its pages, and its map of 300
     places and 600 paths, as their GM."""
     app, client = logged_in_gm()
@@ -100,7 +104,7 @@ def _gm_pages() -> tuple[object, dict[str, str], bytes]:
     tabs = ("", "/battles", "/players", "/chronicle", "/orders")
     pages = {f"GM, 40 players: {tab.strip('/') or 'dashboard'}": f"/campaigns/{cid}{tab}" for tab in tabs}
     pages["GM, map of 300 places"] = f"/campaigns/{map_cid}/map"
-    return app, pages, "; ".join(f"{k}={v}" for k, v in client.cookies.items()).encode()
+    return app, pages, _cookie_headers("; ".join(f"{k}={v}" for k, v in client.cookies.items()).encode())
 
 
 def _api_reads() -> tuple[object, dict[str, str], list]:
@@ -117,19 +121,17 @@ async def measure(requests: int, rounds: int, gm: bool = False, api: bool = Fals
     """Each page's CPU milliseconds per request, one figure a round."""
     if api:
         app, pages, headers = _api_reads()
+    elif gm:
+        app, pages, headers = _gm_pages()
     else:
-        if gm:
-            app, pages, cookie = _gm_pages()
-        else:
-            app, cid = demo_app()
-            pages = {
-                **_fixed_routes(app),
-                "map": f"/campaigns/{cid}/map",
-                "dashboard": f"/campaigns/{cid}",
-                "chronicle": f"/campaigns/{cid}/chronicle",
-            }
-            cookie = await _cookie(app)
-        headers = [(b"host", b"testserver"), (b"cookie", cookie), (b"accept-encoding", b"gzip")]
+        app, cid = demo_app()
+        pages = {
+            **_fixed_routes(app),
+            "map": f"/campaigns/{cid}/map",
+            "dashboard": f"/campaigns/{cid}",
+            "chronicle": f"/campaigns/{cid}/chronicle",
+        }
+        headers = _cookie_headers(await _cookie(app))
     for name, path in pages.items():
         assert await _get(app, headers, path) == 200, name
     figures: dict[str, list[float]] = {name: [] for name in pages}

@@ -33,9 +33,9 @@ def settle() -> int:
     """Once the app is built: what is alive then (the modules, classes, routes, schemas and
     mappers, some 250,000 objects) is set aside from the cyclic garbage collector's passes, and
     the count set aside is returned. Python walks every object it tracks in each full pass; the
-    app's own are never garbage, and walking them cost the pages 0.1 to 0.4 ms a request on
-    average (`python -m bench.request_cpu --gm`, issue 37). What requests make is still collected.
-    Garbage already there is collected first."""
+    app's own are never garbage, and walking them took 60 to 86 ms, every thousand requests or
+    so, from whichever request was running (`python -m bench.collector`, issue 37). What
+    requests make is still collected. Garbage already there is collected first."""
     gc.collect()
     gc.freeze()
     return gc.get_freeze_count()

@@ -26,6 +26,7 @@ import zlib
 from collections.abc import Iterator
 from contextlib import contextmanager
 from contextvars import ContextVar
+from functools import cached_property
 
 from markupsafe import Markup
 from starlette.datastructures import Headers, MutableHeaders
@@ -71,20 +72,13 @@ class Kept(Markup):
         _ = kept.deflated
         return kept
 
-    @property
+    @cached_property
     def encoded(self) -> bytes:
-        data = self.__dict__.get("_encoded")
-        if data is None:
-            data = self.__dict__["_encoded"] = str.encode(self)
-        return data
+        return str.encode(self)
 
-    @property
+    @cached_property
     def deflated(self) -> bytes:
-        # Two requests may both make it the first time; either result is the same bytes.
-        data = self.__dict__.get("_deflated")
-        if data is None:
-            data = self.__dict__["_deflated"] = _deflated(self.encoded, KEPT_LEVEL, zlib.Z_SYNC_FLUSH)
-        return data
+        return _deflated(self.encoded, KEPT_LEVEL, zlib.Z_SYNC_FLUSH)
 
 
 Part = str | Kept
