@@ -8,7 +8,7 @@ import os
 import stat
 import weakref
 from collections.abc import AsyncIterator, Callable, Iterator
-from contextlib import contextmanager
+from contextlib import asynccontextmanager, contextmanager, nullcontext
 from contextvars import ContextVar
 from datetime import UTC, datetime
 from pathlib import Path
@@ -214,11 +214,32 @@ def _slots(app, write: bool) -> asyncio.Semaphore:
 _OPEN_WORK: ContextVar[list | None] = ContextVar("hideout_open_work", default=None)
 
 
+# Set in a request's scope state while an outer layer holds its write slot for it (the
+# one-tap layer, app/idempotency/middleware.py): its session then takes no second one.
+WRITE_SLOT_HELD = "hideout_write_slot_held"
+
+
+@asynccontextmanager
+async def write_slot(scope) -> AsyncIterator[None]:
+    """The request's write slot, taken before its session is: a key claimed for it (R11.6) is
+    claimed only once the request is at the head of the queue of writes, so the claim's age
+    counts the request's work, not its time in the queue (a queued request's claim looked
+    abandoned to a retry, which then acted too)."""
+    state = scope.setdefault("state", {})
+    async with _slots(scope["app"], True):
+        state[WRITE_SLOT_HELD] = True
+        try:
+            yield
+        finally:
+            state.pop(WRITE_SLOT_HELD, None)
+
+
 async def get_session(request: Request) -> AsyncIterator[Session]:
     """FastAPI dependency: commits when the route returns, rolls back on any error. A request
     waits for a slot here, holding no thread and no connection."""
     write = request.method in WRITE_METHODS
-    async with _slots(request.app, write):
+    held = write and request.scope.get("state", {}).get(WRITE_SLOT_HELD, False)
+    async with nullcontext() if held else _slots(request.app, write):
         work = unit_of_work(request.app.state.engine, write=write)
         # A read's session opens no connection until its first statement: no thread for that.
         session = await run_in_threadpool(work.__enter__) if write else work.__enter__()

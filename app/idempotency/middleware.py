@@ -15,6 +15,7 @@ The request body is read here once and handed on unchanged; keys are kept 24 hou
 from __future__ import annotations
 
 import asyncio
+import functools
 import hashlib
 import re
 from urllib.parse import parse_qs
@@ -25,7 +26,7 @@ from starlette.datastructures import Headers
 from starlette.exceptions import HTTPException as StarletteHTTPException
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.db import WRITE_METHODS
+from app.core.db import WRITE_METHODS, write_slot
 from app.core.errors import DomainError
 from app.core.limits import MAX_BODY
 from app.core.routing import refused_method
@@ -118,15 +119,25 @@ class OneTapActsOnce:
         identity, key, request_hash = found
         engine = scope["app"].state.engine
         form_session = None if api else identity.session_id
-        outcome = await run_in_threadpool(service.claim, engine, identity.user_id, key, request_hash, form_session)
-        if outcome == BUSY:
-            outcome = await self._wait(engine, identity.user_id, key, request_hash, form_session)
+        claim = functools.partial(service.claim, engine, identity.user_id, key, request_hash, form_session)
+        look = functools.partial(service.look, engine, identity.user_id, key, request_hash, form_session)
+        waited = 0.0
+        while True:
+            # The key is claimed, and looked at again, holding the request's write slot: a
+            # claim is never older than the work done under it (ABANDONED), and a request in
+            # the queue has claimed nothing a retry could take over.
+            async with write_slot(scope):
+                outcome = await run_in_threadpool(look if waited else claim)
+                if isinstance(outcome, Claimed):
+                    return await self._act(scope, replay, send, engine, outcome)
+            if outcome != BUSY or waited >= WAIT_LIMIT:
+                break
+            await asyncio.sleep(WAIT_STEP)  # the first use acts meanwhile, in another process
+            waited += WAIT_STEP
         if isinstance(outcome, Answer):
             return await _answer(outcome, send)
-        if not isinstance(outcome, Claimed):
-            scope.setdefault("state", {})[REFUSAL] = "idempotency_key_reused" if outcome == REUSED else "idempotency_key_busy"
-            return await self.app(scope, replay, send)
-        await self._act(scope, replay, send, engine, outcome)
+        scope.setdefault("state", {})[REFUSAL] = "idempotency_key_reused" if outcome == REUSED else "idempotency_key_busy"
+        return await self.app(scope, replay, send)
 
     def _key(self, scope: Scope, headers: Headers, body: bytes, api: bool) -> tuple[Identity, str, str] | None:
         state = scope["app"].state
@@ -155,16 +166,6 @@ class OneTapActsOnce:
         digest = _digest(scope, compared)
         # The body is in the key: a stale form sent with other fields is another request.
         return identity, f"form:{identity.session_id}:{once}:{digest}", digest
-
-    async def _wait(self, engine, user_id: int, key: str, request_hash: str, form_session: int | None):
-        waited = 0.0
-        while waited < WAIT_LIMIT:
-            await asyncio.sleep(WAIT_STEP)
-            waited += WAIT_STEP
-            outcome = await run_in_threadpool(service.look, engine, user_id, key, request_hash, form_session)
-            if outcome != BUSY:
-                return outcome
-        return "timeout"
 
     async def _act(self, scope: Scope, receive: Receive, send: Send, engine, claimed: Claimed) -> None:
         started: dict = {}
