@@ -14,6 +14,11 @@ from app.rounds import rules
 from app.settlement import service as settlement
 
 
+def results_in(views: list[battles.BattleView]) -> bool:
+    """Every battle of these confirmed or resolved: Twilight's first condition (R7.2)."""
+    return all(v.battle.status in settlement.DECIDED for v in views)
+
+
 def missing_for_twilight(
     session: Session, campaign: Campaign, views: list[battles.BattleView] | None = None
 ) -> list[rules.Missing]:

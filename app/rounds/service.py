@@ -29,6 +29,7 @@ from app.maps.models import Hideout, Place
 from app.rounds import rules, steps
 from app.rounds.gate import check_twilight_gate
 from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the season's reminders ask
+from app.rounds.gate import results_in as results_in
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
 from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, kept, viewer_for, visible_ransoms

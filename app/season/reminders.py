@@ -89,11 +89,12 @@ def steps_done(session: Session, viewer: Viewer) -> frozenset[str]:
     elif campaign.phase in ("battles", "settlement"):
         if viewer.is_gm:
             views = rounds.page_todo(session, viewer).views  # the dashboard's panel read them
-            missing = {m.kind for m in rounds.missing_for_twilight(session, campaign, views)}
-            if "result" not in missing:
+            # While a result is missing neither step is done: the settlements go unread (a
+            # statement and a pass over every warband of the round on each visit, issue 37).
+            if rounds.results_in(views):
                 done.add("results_in")
-            if not missing:
-                done.add("settled")
+                if not rounds.missing_for_twilight(session, campaign, views):
+                    done.add("settled")
         else:
             todo = rounds.page_todo(session, viewer)
             if not todo.battles:
