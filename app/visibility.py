@@ -19,7 +19,7 @@ from app.accounts.models import User
 from app.accounts.service import login_reading
 from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
-from app.core.db import saved_id
+from app.core.db import read_rows, saved_id
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
 from app.people.models import GameMaster
@@ -156,15 +156,19 @@ _ROUND_SETTLEMENTS = (
 _OWN_ROUND_SETTLEMENTS = _ROUND_SETTLEMENTS.where(Settlement.player_id == bindparam("player_id"))
 
 
-def visible_orders(session: Session, viewer: Viewer, round_: int):
+def visible_orders(session: Session, viewer: Viewer, round_: int, *, rows: bool = False):
     """The orders of a round that this viewer may see: all of them for the GM or once
-    public, otherwise the viewer's own (none for anybody else)."""
+    public, otherwise the viewer's own (none for anybody else). `rows`: plain rows with the
+    same attributes, for a page that only shows them (issue 37: forty Order objects cost the
+    orders page twice what their statement does)."""
     params = {"campaign_id": viewer.campaign.id, "round": round_}
     if viewer.is_gm or orders_public(viewer.campaign, round_):
-        return list(session.exec(ROUND_ORDERS, params=params).all())
-    if viewer.player is None:
+        statement = ROUND_ORDERS
+    elif viewer.player is None:
         return []
-    return list(session.exec(OWN_ROUND_ORDERS, params={**params, "player_id": viewer.player.id}).all())
+    else:
+        statement, params = OWN_ROUND_ORDERS, {**params, "player_id": viewer.player.id}
+    return list((read_rows(session, statement, params) if rows else session.exec(statement, params=params)).all())
 
 
 def may_see_settlement(viewer: Viewer, owner_player_id: int) -> bool:

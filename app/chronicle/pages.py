@@ -16,7 +16,7 @@ router = APIRouter()
 @router.get("/campaigns/{cid}/chronicle")
 def chronicle(context: CampaignPage, page: int = QueryPage()):
     request, session, viewer, cid = context.request, context.session, context.viewer, context.cid
-    result = service.list_entries(session, viewer, page=page, per_page=30)
+    result = service.list_entries(session, viewer, page=page, per_page=30, rows=True)
     gettext = request_gettext(request)
     words = campaign_words(viewer.campaign, gettext)
     entries = [(e, entry_text(e, gettext, words)) for e in result.items]

@@ -57,6 +57,7 @@ _ENTRIES = Listing(
 )
 
 
-def list_entries(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50) -> Page:
-    """The campaign's public log as a member reads it (R11.1), newest first."""
-    return paginate(session, _ENTRIES, page=page, per_page=per_page, params={"campaign_id": viewer.campaign.id})
+def list_entries(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50, rows: bool = False) -> Page:
+    """The campaign's public log as a member reads it (R11.1), newest first; `rows`: as
+    `paginate`'s, for the page."""
+    return paginate(session, _ENTRIES, page=page, per_page=per_page, params={"campaign_id": viewer.campaign.id}, rows=rows)

@@ -13,6 +13,8 @@ from pydantic import BaseModel
 from sqlalchemy import bindparam, func, literal_column
 from sqlmodel import Session, select
 
+from app.core.db import read_rows
+
 MAX_PER_PAGE = 200
 MAX_PAGE = 100_000
 T = TypeVar("T")
@@ -48,26 +50,31 @@ class Listing:
         self.width = len(query.column_descriptions)  # entities and columns asked for, not table columns
 
 
-def paginate(session: Session, query: Any, *, page: int = 1, per_page: int = 50, params: dict | None = None) -> Page:
+def paginate(
+    session: Session, query: Any, *, page: int = 1, per_page: int = 50, params: dict | None = None, rows: bool = False
+) -> Page:
     """`query` is a select() already filtered and ordered (of one entity or column: the items are
     those; of several: tuples of them), or a `Listing` of one with its bind parameters in
     `params`. Each row of the slice carries the count of the whole selection, so the page and
     the total are one statement, not two (issue 37: the chronicle, the letters and the ledger,
-    on every visit). A page past the end has no row to carry it: it is counted alone."""
+    on every visit). A page past the end has no row to carry it: it is counted alone. `rows`:
+    a one-entity list's items as plain rows with the entity's attributes, for a page that only
+    shows them (thirty ORM objects cost the chronicle's page more than its statement)."""
     per_page = max(1, min(per_page, MAX_PER_PAGE))
     page = max(1, page)
     listing = query if isinstance(query, Listing) else Listing(query)
     params = params or {}
+    sliced = {**params, "page_offset": (page - 1) * per_page, "page_limit": per_page}
     # session.execute, not exec: exec would answer a one-entity select's first column only.
-    rows = session.execute(listing.paged, {**params, "page_offset": (page - 1) * per_page, "page_limit": per_page}).all()
-    if rows:
-        total = rows[0][-1]
+    found = (read_rows(session, listing.paged, sliced) if rows else session.execute(listing.paged, sliced)).all()
+    if found:
+        total = found[0][-1]
     elif page == 1:
         total = 0
     else:
         total = session.exec(listing.count, params=params).one()
     width = listing.width
-    items = [row[0] if width == 1 else tuple(row[:width]) for row in rows]
+    items = list(found) if rows else [row[0] if width == 1 else tuple(row[:width]) for row in found]
     return Page(items=items, page=page, pages=max(1, ceil(total / per_page)), total=total)
 
 

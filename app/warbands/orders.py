@@ -247,10 +247,11 @@ def orders_seen(session: Session, *, actor: User, campaign_id: int, round_: int 
     return orders_seen_by(session, viewer_for(session, actor, campaign_id), round_)
 
 
-def orders_seen_by(session: Session, viewer: Viewer, round_: int | None = None) -> OrdersSeen:
-    """`orders_seen` for a viewer already seated: a page's, read with its login (issue 37)."""
+def orders_seen_by(session: Session, viewer: Viewer, round_: int | None = None, *, rows: bool = False) -> OrdersSeen:
+    """`orders_seen` for a viewer already seated: a page's, read with its login (issue 37);
+    `rows`: as `visible_orders`."""
     shown = viewer.campaign.round if round_ is None else round_
-    return OrdersSeen(viewer, visible_orders(session, viewer, shown), orders_public(viewer.campaign, shown))
+    return OrdersSeen(viewer, visible_orders(session, viewer, shown, rows=rows), orders_public(viewer.campaign, shown))
 
 
 def not_sent_yet(viewer: Viewer, orders: list[Order], nicknames: dict[int, str], away: set[int] = frozenset()) -> list[str]:

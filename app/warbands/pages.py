@@ -204,7 +204,7 @@ def cancel(wid: PathId, page: CampaignPage):
 @router.get("/campaigns/{cid}/orders")
 def orders(page: CampaignPage):
     session, cid = page.session, page.cid
-    seen = warband_orders.orders_seen_by(session, page.viewer)
+    seen = warband_orders.orders_seen_by(session, page.viewer, rows=True)  # shown, never changed
     viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
     names = service.names_by_id(session, [o.warband_id for o in rows])
     nicknames = campaigns.nicknames(session, cid)
