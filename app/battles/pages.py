@@ -47,7 +47,6 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         viewer=viewer,
         campaign=viewer.campaign,
         views=views,
-        me=me,
         fights={v.battle.id: _who_fights(v, names) for v in views},
         mine=mine,
         scenario_names={
@@ -57,7 +56,6 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         arrival_warbands=service.warband_names(session, arrivals),
         names=names,
         labels=maps.labels(session, cid),
-        catalog=page.catalog,
         shown_round=shown_round,
         tab="battles",
     )
