@@ -119,12 +119,8 @@ class Player(Member):
         self.battle_done = me["battle_id"] is None
         self.rng = random.Random(me["nickname"])
         self.login(me["nickname"])
-        # Last game's result is what a member reports first on arriving, from the battle's page
-        # (opened once here, so that even a short night reads it: the suite's 15-second night
-        # drew it from the tasks below only 2 to 5 times, and once not at all), then the
-        # warband they brought goes out (the night opens with Orders).
-        if me["battle_id"]:
-            self.battle_page()
+        # Last game's result is what a member reports first on arriving, then the warband they
+        # brought goes out (the night opens with Orders).
         self.result()
         self.send_order()
 
@@ -137,14 +133,11 @@ class Player(Member):
     def map_page(self):
         self.client.get(f"/campaigns/{self.league}/map", name="GET /campaigns/[cid]/map")
 
-    def battle_page(self):
-        bid = self.me["battle_id"]
-        self.client.get(f"/campaigns/{self.battle_campaign}/battles/{bid}", name="GET /campaigns/[cid]/battles/[bid]")
-
     @task(3)
     def battle_pages(self):
-        if self.me["battle_id"] and self.rng.random() < 0.5:
-            self.battle_page()
+        bid = self.me["battle_id"]
+        if bid and self.rng.random() < 0.5:
+            self.client.get(f"/campaigns/{self.battle_campaign}/battles/{bid}", name="GET /campaigns/[cid]/battles/[bid]")
         else:
             self.client.get(f"/campaigns/{self.battle_campaign}/battles", name="GET /campaigns/[cid]/battles")
 
