@@ -432,15 +432,16 @@ def worker_rss_mb(group: int) -> float:
     return largest / 1024
 
 
-def club_night(url: str, work: Path, *, users: int, seconds: int, workers: int = 1) -> Night:
+def club_night(url: str, work: Path, *, users: int, seconds: int, workers: int = 1, pace: float = 1.0) -> Night:
     """Starts `hideout serve` on `url`, sets the club up, lets `users` locust users (one GM per
-    table among them) play for `seconds`, stops the server and audits the database."""
+    table among them) play for `seconds`, stops the server and audits the database. `pace`: the
+    members' time between taps as a share of a club's (tests/load/club_night_users.py)."""
     gms = math.ceil(users / (PLAYERS_PER_TABLE + 1))
     players = users - gms
     (server,) = start_servers(work, url, workers=workers)
     try:
         started = time.monotonic()
-        plan = setup_club(server.url, players, per_table=math.ceil(players / gms))
+        plan = setup_club(server.url, players, per_table=math.ceil(players / gms)) | {"pace": pace}
         setup_seconds = time.monotonic() - started
         before = holdings(url)
         began = time.monotonic()

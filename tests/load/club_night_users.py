@@ -36,6 +36,10 @@ ACTION_IDS = itertools.count(1)
 # when the time is up, and a purchase cut off there has an outcome nobody heard (the audit would
 # rightly call it unknown). Reads go on to the end.
 RUN_SECONDS = float(os.environ.get("CLUB_NIGHT_SECONDS", "0") or 0)
+# How long members think between taps, as a share of a club's (1 to 3 s, the GM's 1 to 4 s): the
+# suite's 15-second night of 20 members thinks faster, or its rarer taps (a battle's page, an
+# item bought) may not happen at all while the other suites load the machine (seen in CI).
+PACE = float(PLAN.get("pace", 1.0))
 SHOP_MARGIN = min(10.0, RUN_SECONDS / 4)
 shop_closes = float("inf")
 PHASE_HOLD = min(5.0, RUN_SECONDS / 4) if RUN_SECONDS else 5.0
@@ -103,7 +107,7 @@ class Member(HttpUser):
 class Player(Member):
     """A club member: reads the pages, shops, builds warbands, sends them, plays a battle."""
 
-    wait_time = between(1, 3)
+    wait_time = between(1 * PACE, 3 * PACE)
 
     def on_start(self):
         me = PLAN["players"][next(NEXT_PLAYER) % len(PLAN["players"])]
@@ -255,7 +259,7 @@ class GameMaster(Member):
     """One GM per table: moves the league between Preparation and Orders, watches the pages."""
 
     fixed_count = int(os.environ.get("CLUB_NIGHT_GMS", "0") or 0) or len(PLAN.get("tables", [])) or 1
-    wait_time = between(1, 4)
+    wait_time = between(1 * PACE, 4 * PACE)
 
     def on_start(self):
         self.table = PLAN["tables"][next(NEXT_GM) % len(PLAN["tables"])]
