@@ -205,10 +205,13 @@ def _slots(app, write: bool) -> asyncio.Semaphore:
     if per_loop is None:
         per_loop = app.state.slots_by_loop = weakref.WeakKeyDictionary()
     if loop not in per_loop:
-        slots = app.state.settings.session_slots
-        writers = 1 if app.state.engine.dialect.name == "sqlite" else slots
-        per_loop[loop] = (asyncio.Semaphore(slots), asyncio.Semaphore(writers))
+        per_loop[loop] = (asyncio.Semaphore(app.state.settings.session_slots), asyncio.Semaphore(write_slots(app)))
     return per_loop[loop][write]
+
+
+def write_slots(app) -> int:
+    """How many writing requests of one process hold a session at once: SQLite lets one writer in."""
+    return 1 if app.state.engine.dialect.name == "sqlite" else app.state.settings.session_slots
 
 
 # The request's unit of work while its route runs: a route that answers with a finished Response

@@ -10,7 +10,7 @@ from datetime import timedelta
 
 import httpx
 
-from app.core.db import write_slot
+from app.core.db import write_slot, write_slots
 from app.idempotency import service
 from tests.api.test_idempotency_R11_6 import counts, shopper
 
@@ -21,14 +21,13 @@ def test_r11_6_a_retry_while_the_first_tap_waits_in_the_queue_acts_once(app, cli
     abandoned = service.ABANDONED
     monkeypatch.setattr(service, "ABANDONED", timedelta(seconds=0.2))
     url = f"/api/v1/campaigns/{cid}/company/models"
-    writers = 1 if engine.dialect.name == "sqlite" else app.state.settings.session_slots
     tap = {"json": {"profile": "orcs.krusher"}, "headers": {**anna["headers"], "Idempotency-Key": "queued"}}
 
     async def scenario():
         transport = httpx.ASGITransport(app=app)
         async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as browser:
             async with contextlib.AsyncExitStack() as ahead:  # writes holding every write slot
-                for _ in range(writers):
+                for _ in range(write_slots(app)):
                     await ahead.enter_async_context(write_slot({"app": app}))
                 first = asyncio.create_task(browser.post(url, **tap))
                 await asyncio.sleep(0.6)  # three times ABANDONED, still queued
