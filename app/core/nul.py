@@ -10,7 +10,11 @@ from app.core.errors import DomainError
 
 
 async def reject_nul(request: Request) -> None:
-    if "%00" in request.url.query or "\x00" in request.url.path:
+    # Read off the scope, not off `request.url` (a URL parsed for each request, issue 37): the
+    # raw query string, from which the query's parameters are parsed (the URL's `query` stopped
+    # at a `#`, the parameters do not), and the decoded path.
+    scope = request.scope
+    if b"%00" in scope.get("query_string", b"") or "\x00" in scope["path"]:
         raise DomainError("text_nul")
     content_type = request.headers.get("content-type", "")
     if request.method in ("GET", "HEAD", "OPTIONS", "DELETE") and not request.headers.get("content-length"):

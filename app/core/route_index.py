@@ -96,17 +96,23 @@ def install(app: FastAPI) -> RouteIndex:
     return index
 
 
+# A router the request cannot reach answers this: the same (constant) answer for every request,
+# since the router tries no route and nobody changes a NONE match's scope.
+_NO_MATCH: tuple[Match, dict] = (Match.NONE, {})
+
+
 def _guarded(matches, position: int, index: RouteIndex):
     def guarded_matches(scope):
-        path = get_route_path(scope)
-        # Kept on the scope for this path only: the slash redirect asks again with another path.
+        # The routers reached are worked out once for a path and kept on the scope for that
+        # path only (the slash redirect asks again with another path): most of the fifty routers
+        # a page passes on its way to its own only look here (issue 37).
+        path = scope["path"] if not scope.get("root_path") else get_route_path(scope)
         known = scope.get(_SCOPE_KEY)
         if known is None or known[0] != path:
-            known = (path, index.routers_for(path))
-            scope[_SCOPE_KEY] = known
-        if position not in known[1]:
-            return Match.NONE, {}
-        return matches(scope)
+            known = scope[_SCOPE_KEY] = (path, index.routers_for(path))
+        if position in known[1]:
+            return matches(scope)
+        return _NO_MATCH
 
     guarded_matches.unguarded = matches  # type: ignore[attr-defined]
     return guarded_matches
