@@ -3,8 +3,8 @@ map as a logged-in player — drawn each time (a query parameter of its own per 
 the page ignores), loaded again unchanged (drawn again all the same: SPEC R11.2, a page known unchanged without
 drawing it would tell by its timing that someone acted in secret)
 and revalidated (304) — against a bare FastAPI route on the same
-uvicorn (one worker each, eight connections), measured side by side in one run: bare, the
-pages, bare again, so each page's share of the bare route's requests per second is a ratio of
+uvicorn (one worker each, eight connections), measured side by side in one run, once both
+servers are warmed up alike: bare, the pages, bare again, so each page's share of the bare route's requests per second is a ratio of
 neighbouring runs (timings on a shared machine are noisy; such ratios much less so).
 
 Run: `python -m bench.wrk [--database sqlite|postgres|both] [--seconds 5] [--session-slots N]` (`make bench` runs
@@ -39,6 +39,7 @@ from tests.load.servers import REPO, HideoutProcess, free_port
 
 CONNECTIONS = 8
 GOAL_SHARE = 0.05
+WARM_UP = 2  # seconds of load before the measured runs
 BARE_APP = "bench.bare_app:app"
 
 
@@ -139,9 +140,14 @@ def measure(kind: str, seconds: int, env: dict | None = None) -> list[tuple[str,
             pages = {"dashboard": f"{server.url}/campaigns/{cid}", "map": f"{server.url}/campaigns/{cid}/map"}
             with httpx.Client(timeout=30, headers={"Cookie": cookie}) as web:
                 etags = {name: web.get(page).headers["etag"] for name, page in pages.items()}
-            requests_per_second(bare_url + "/bare", 1)  # warm-up
             drawn = work / "drawn.lua"
             drawn.write_text(DRAWN_SCRIPT)
+            # Both servers warmed up alike before anything is measured: the Hideout server's
+            # connections opened and their statements prepared (PostgreSQL), as a club's server
+            # is after its first minutes, not only the bare route's.
+            requests_per_second(bare_url + "/bare", WARM_UP)
+            for page in pages.values():
+                requests_per_second(page, WARM_UP, {"Cookie": cookie}, drawn)
             for name, page in pages.items():
                 for label, extra, script in (
                     (f"{name}, drawn", {}, drawn),
