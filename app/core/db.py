@@ -23,6 +23,7 @@ from sqlalchemy.engine import Engine, make_url
 from sqlmodel import Session, SQLModel
 from starlette.responses import Response
 
+from app.core import pg_alive
 from app.core.errors import DomainError
 from app.core.files import private_file
 
@@ -82,17 +83,19 @@ def make_engine(url: str, sqlite_synchronous: str = "FULL") -> Engine:
         _tune_sqlite(engine, "NORMAL" if sqlite_synchronous == "NORMAL" else "FULL")
         return engine
     # A lost server (restart, pg_terminate_backend) costs no request once it is back: every
-    # checkout pings first and reconnects, and only the connection is retried, never a
+    # checkout looks whether the server ended the connection and opens another if so (without a
+    # round trip: app/core/pg_alive.py), and only the connection is retried, never a
     # transaction. While it is away a request fails fast (connect_timeout, pool_timeout) and
     # answers 503 (app/main.py) instead of holding a worker.
-    return create_engine(
+    engine = create_engine(
         url,
-        pool_pre_ping=True,
         pool_size=10,
         max_overflow=20,
         pool_timeout=DB_WAIT_SECONDS,
         connect_args={"connect_timeout": DB_WAIT_SECONDS},
     )
+    pg_alive.check_at_checkout(engine)
+    return engine
 
 
 def tighten_sqlite_files(database: Path) -> dict[str, str]:

@@ -2,7 +2,8 @@
 killed (pg_terminate_backend) and the database refuses new ones for a while (ALLOW_CONNECTIONS
 false): every request in that time answers 503 with the error body (a page: the error page),
 never a 500, and once the database is back the server serves again within RECOVERY_BOUND
-without a restart (pool pre-ping). Every write that answered 2xx is kept; balances equal ledgers.
+without a restart (a checkout gives up a connection the server ended: app/core/pg_alive.py).
+Every write that answered 2xx is kept; balances equal ledgers.
 
 The ledger audit is shared with the other issue 20 tests.
 """
