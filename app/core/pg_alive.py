@@ -1,9 +1,10 @@
 """Whether a pooled PostgreSQL connection is still there, told without a round trip (issue 37).
 
 A lost server (a restart, pg_terminate_backend, an outage of issue 20) must cost no request once
-it is back. SQLAlchemy's `pool_pre_ping` made sure of it with a `SELECT 1` before every
-request's first statement: a round trip on every request, about a tenth of a page's requests
-a second under wrk on PostgreSQL. A connection resting in the pool has nothing to read: a
+it is back. SQLAlchemy's `pool_pre_ping` made sure of it with an empty query before every
+request's first statement: a round trip on every request (a unit of work of one statement took
+518 µs instead of 401, 305 µs of the process's CPU instead of 247, and the server's own work
+besides). A connection resting in the pool has nothing to read: a
 server that ends it sends its goodbye (an error message, then the end of the stream), which
 waits on the socket. So a connection whose socket has something to read, or that the driver
 already knows is closed or broken, is given up at checkout (`DisconnectionError`: the pool

@@ -10,6 +10,7 @@ from sqlalchemy import text
 
 from app.core.db import make_engine
 from app.core.pg_alive import readable
+from bench import pg_checkout
 from tests.load.fault_helpers import ON_POSTGRESQL, TEST_DB, admin_connect
 
 pytestmark = pytest.mark.skipif(not ON_POSTGRESQL, reason="needs a PostgreSQL server (TEST_DATABASE_URL)")
@@ -54,3 +55,14 @@ def test_issue37_issue20_a_connection_ended_while_resting_is_given_up_not_failed
         assert _backend(engine, "after") != pid
     finally:
         engine.dispose()
+
+
+def test_issue37_bench_pg_checkout_measures_both_engines(monkeypatch, capsys):
+    """bench/pg_checkout.py runs here in a quick form, so that it cannot rot (its figures mean
+    nothing in the suite)."""
+    monkeypatch.setattr(pg_checkout, "ROUNDS", 2)
+    monkeypatch.setattr(pg_checkout, "UNITS", 3)
+    pg_checkout.main(["--url", TEST_DB])
+    printed = capsys.readouterr().out.splitlines()
+    assert len(printed) == 3 and printed[1].startswith("checkout looks at the socket") and printed[2].startswith("pool_pre_ping")
+    assert all(float(line.split()[-1]) > 0 for line in printed[1:])
