@@ -5,6 +5,7 @@ catalog. It lives with the campaigns, not in core, because core imports no domai
 
 from __future__ import annotations
 
+from collections.abc import Hashable
 from dataclasses import dataclass
 from functools import cached_property
 from typing import Annotated, Any
@@ -15,9 +16,12 @@ from app.accounts.deps import SessionDep, csrf_checked, page_login_reading
 from app.accounts.models import User
 from app.catalog.catalog import Catalog
 from app.catalog.deps import get_catalog
+from app.core import page_head
 from app.core.db import InRoute
 from app.core.forms import Form
 from app.core.page_actions import PageContext
+from app.core.page_head import HeadRead
+from app.core.security import SESSION_COOKIE
 from app.core.types import PathId
 from app.visibility import CAMPAIGN_PAGE_LOGIN, Viewer, seated
 
@@ -26,6 +30,9 @@ from app.visibility import CAMPAIGN_PAGE_LOGIN, Viewer, seated
 class CampaignContext(PageContext):
     login: InRoute  # the user, and the campaign and their seats in it, read with the login
     cid: int
+    # The page head's reads that came with the login (app/core/page_head.py), and the key its
+    # reads are remembered under (none: not a page GET with a login cookie).
+    head: tuple[Hashable | None, tuple[HeadRead, ...]] = (None, ())
 
     @property
     def user(self) -> User:
@@ -35,11 +42,19 @@ class CampaignContext(PageContext):
     @cached_property
     def viewer(self) -> Viewer:
         """The campaign as this user may see it (404 for anybody else), read with the login."""
-        return seated(self.session, self.user, self.cid, self.login.value[1])
+        return self._seated(invitee_ok=False)
 
     def invitee_viewer(self) -> Viewer:
         """As `viewer`, a pending invitee let in (the dashboard's Accept button)."""
-        return seated(self.session, self.user, self.cid, self.login.value[1], invitee_ok=True)
+        return self._seated(invitee_ok=True)
+
+    def _seated(self, *, invitee_ok: bool) -> Viewer:
+        row = self.login.value[1]
+        viewer = seated(self.session, self.user, self.cid, row[:3], invitee_ok=invitee_ok)
+        key, reads = self.head
+        if key is not None:
+            page_head.prefill(viewer, key, reads, row[3:])
+        return viewer
 
     @cached_property
     def catalog(self) -> Catalog:
@@ -54,9 +69,14 @@ async def campaign_page(
     cid: PathId, request: Request, session: SessionDep, _csrf: Annotated[None, Depends(csrf_checked)], form: Form
 ) -> CampaignContext:
     # Issue 37: the login, the campaign and the user's seats in it in one statement, read in the
-    # route's thread before the route (the two statements of before, one round trip each).
-    login = page_login_reading(request, session, CAMPAIGN_PAGE_LOGIN, {"campaign_id": cid})
-    return CampaignContext(request=request, session=session, form=form, login=login, cid=cid)
+    # route's thread before the route (the two statements of before, one round trip each); for
+    # a page GET, the page head as this login's pages of the campaign read it last time.
+    token = request.cookies.get(SESSION_COOKIE)
+    key = (cid, hash(token)) if token and request.method == "GET" else None
+    reads = page_head.expected(key) if key else ()
+    statement, head_params = page_head.read_with(CAMPAIGN_PAGE_LOGIN, reads)
+    login = page_login_reading(request, session, statement, {"campaign_id": cid, **head_params})
+    return CampaignContext(request=request, session=session, form=form, login=login, cid=cid, head=(key, reads))
 
 
 CampaignPage = Annotated[CampaignContext, Depends(campaign_page)]

@@ -7,11 +7,19 @@ viewer, where the module's `kept` finds it.
 
 Modules plug what their pages will ask into `head_reads` (app/wiring.py): for a viewer, their
 read or None. Each read keeps its module's statement and parameter names: they are renamed
-here, once for each set of reads; the same read, alone, is its own statement."""
+here, once for each set of reads; the same read, alone, is its own statement.
+
+A viewer's pages ask the same head visit after visit, so it can come in the statement of the
+page's login, a round trip less (`expected`, `read_with`, `prefill`): the reads this login's
+pages of the campaign made last time are added to that statement as columns, and their values
+are taken only if the viewer the login finds makes exactly those reads (the same names,
+statements and parameters). Otherwise (a seat changed, the phase moved on, a first visit) the
+head is read when first asked, as before, and those reads are remembered for the next visit.
+Only which reads a login's pages made is remembered, never a value."""
 
 from __future__ import annotations
 
-from collections.abc import Callable
+from collections.abc import Callable, Hashable
 from dataclasses import dataclass
 from functools import lru_cache
 from typing import Any, cast
@@ -25,6 +33,11 @@ from app.core.db import read_rows
 from app.core.ports import Port
 
 _DONE = "_page_head_read"
+_SHAPE_KEY = "_page_head_shape_key"
+# The reads of each (campaign, login)'s pages, as last made: at most SHAPES_KEPT, then all
+# forgotten at once (each page whose reads were forgotten reads its head alone once more).
+_SHAPES: dict[Hashable, tuple[HeadRead, ...]] = {}
+SHAPES_KEPT = 4096
 
 
 @dataclass(frozen=True)
@@ -54,26 +67,84 @@ def kept_in_head(session: Session, viewer: Any, read: HeadRead) -> Any:
 
 
 def _read_all(session: Session, viewer: Any) -> None:
-    plugged = (read_of(viewer) for read_of in head_reads())
-    reads = [read for read in plugged if read is not None and read.name not in viewer.__dict__]
+    plugged = _plugged(viewer)
+    key = viewer.__dict__.get(_SHAPE_KEY)
+    if key is not None:
+        if len(_SHAPES) >= SHAPES_KEPT:
+            _SHAPES.clear()
+        _SHAPES[key] = plugged
+    reads = [read for read in plugged if read.name not in viewer.__dict__]
     if not reads:
         return
-    statement = _together(tuple((read.name, read.statement) for read in reads))
-    params = {f"{read.name}__{key}": value for read in reads for key, value in read.params.items()}
-    row = read_rows(session, statement, params).one()
+    row = read_rows(session, _together(_parts(reads)), _params(reads)).one()
     for read, value in zip(reads, row, strict=True):
         viewer.__dict__[read.name] = value
 
 
+def _plugged(viewer: Any) -> tuple[HeadRead, ...]:
+    return tuple(read for read in (read_of(viewer) for read_of in head_reads()) if read is not None)
+
+
+def expected(key: Hashable) -> tuple[HeadRead, ...]:
+    """The reads the pages of this (campaign, login) made last time; none when not known."""
+    return _SHAPES.get(key, ())
+
+
+def read_with(statement: Select, reads: tuple[HeadRead, ...]) -> tuple[Select, dict[str, Any]]:
+    """`statement` with the head `reads` as columns after its own, and their parameters."""
+    if not reads:
+        return statement, {}
+    return _with_columns(statement, _parts(reads)), _params(reads)
+
+
+def prefill(viewer: Any, key: Hashable, reads: tuple[HeadRead, ...], values: tuple) -> None:
+    """The viewer's head from `values`, read by `reads` with its login, when those are the
+    reads this viewer makes; otherwise nothing (read when first asked). The reads its head is
+    read by are remembered under `key` then."""
+    known = viewer.__dict__
+    known[_SHAPE_KEY] = key
+    if not reads or _DONE in known:
+        return
+    own = _plugged(viewer)
+    if len(own) != len(reads) or not all(map(_same, own, reads)):
+        return
+    known[_DONE] = True
+    for read, value in zip(reads, values, strict=True):
+        known.setdefault(read.name, value)
+
+
+def _same(one: HeadRead, other: HeadRead) -> bool:
+    return one.name == other.name and one.statement is other.statement and one.params == other.params
+
+
+def _parts(reads) -> tuple[tuple[str, Select], ...]:
+    return tuple((read.name, read.statement) for read in reads)
+
+
+def _params(reads) -> dict[str, Any]:
+    return {f"{read.name}__{key}": value for read in reads for key, value in read.params.items()}
+
+
 @lru_cache(maxsize=64)
 def _together(parts: tuple[tuple[str, Select], ...]) -> Select:
-    """One statement of one row: each part a scalar subquery, its parameters prefixed with its
-    name (two modules may both say `campaign_id`)."""
+    """One statement of one row: the parts' columns (`_columns`)."""
+    return select(*_columns(parts))
+
+
+@lru_cache(maxsize=64)
+def _with_columns(statement: Select, parts: tuple[tuple[str, Select], ...]) -> Select:
+    return statement.add_columns(*_columns(parts))
+
+
+@lru_cache(maxsize=64)
+def _columns(parts: tuple[tuple[str, Select], ...]) -> tuple:
+    """Each part a scalar subquery, its parameters prefixed with its name (two modules may both
+    say `campaign_id`)."""
     columns = []
     for name, statement in parts:
         renamed = cast(Select, replacement_traverse(statement, {}, _prefixed(f"{name}__")))
         columns.append(renamed.scalar_subquery().label(name.strip("_")))
-    return select(*columns)
+    return tuple(columns)
 
 
 def _prefixed(prefix: str) -> Callable[..., Any]:

@@ -371,6 +371,8 @@ def test_r9_8_map_with_positions_runs_the_same_statements_with_10x_warbands(clie
         return found
 
     add(4)  # with a scattered one: the GM's dashboard panel lists it
+    for browser in (gm, anna):  # a first visit reads the page head on its own; later ones with the login (issue 37)
+        assert browser.get(f"/campaigns/{m.cid}/players").status_code == 200
     small = counts()
     add(36)  # ten times the warbands
     large = counts()

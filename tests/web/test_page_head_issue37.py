@@ -13,6 +13,7 @@ from sqlalchemy import bindparam, func, select
 from app.campaigns.models import Player
 from app.core import page_head
 from app.core.db import unit_of_work
+from app.core.security import SESSION_COOKIE
 from tests.builders.campaigns import running_campaign
 from tests.builders.guilds import guild_campaign
 from tests.builders.pages import browser
@@ -92,6 +93,7 @@ def test_issue37_r11_2_a_dashboard_reads_nothing_more_for_others_secrets(client,
     g = guild_campaign(client, 4)
     bridge = g.event(4, "Bridge")
     dara = browser(make_client, g.players[3]["nickname"])
+    _dashboard_statements(dara, g.cid, count_statements)  # a first visit reads the head on its own
     before = _dashboard_statements(dara, g.cid, count_statements)
     alone = [s for s in before if "live_last_seen" not in s]  # the statements besides the head's
     assert not _reads_of(alone, "guild_request") and not _reads_of(alone, "mission_alliance")
@@ -117,6 +119,62 @@ def test_r11_2_the_alliances_page_reads_the_same_whether_or_not_others_allied(cl
             assert dara.get(f"/campaigns/{g.cid}/alliances").status_code == 200
         return counter.statements
 
+    statements()  # a first visit reads the page head on its own; later ones with the login
     before = statements()
     g.ally(2, bridge, 1)  # secret to all but players 1 and 2 until Battles (R8.8)
     assert statements() == before
+
+
+def _letter_to(client, cid: int, to: dict, sender: dict) -> None:
+    r = client.post(
+        f"/api/v1/campaigns/{cid}/letters",
+        json={"to_player_id": to["player_id"], "subject": "Ford", "body": "At dawn."},
+        headers=sender["headers"],
+    )
+    assert r.status_code == 201, r.text
+
+
+def _visit(browser_, url: str, count_statements) -> tuple[str, list[str]]:
+    with count_statements() as counter:
+        page = browser_.get(url)
+    assert page.status_code == 200
+    return page.text, counter.statements
+
+
+def test_issue37_a_page_visited_again_reads_its_head_with_its_login(client, make_client, count_statements):
+    """The second visit of a page reads the head in the login's statement, one statement fewer,
+    and draws the same page byte for byte."""
+    _, cid, players, _ = running_campaign(client, 2, modules={"letters": True})
+    _letter_to(client, cid, players[0], players[1])
+    anna = browser(make_client, players[0]["nickname"])
+    anna.get("/")  # the login's flash message
+    url = f"/campaigns/{cid}/players"
+    first, alone = _visit(anna, url, count_statements)
+    again, together = _visit(anna, url, count_statements)
+    assert len(together) == len(alone) - 1
+    assert not [s for s in alone if "user_session" in s and "live_audience" in s]
+    login = [s for s in together if "user_session" in s]
+    assert len(login) == 1 and _reads_of(together, "live_audience") == login == _reads_of(together, "letter")
+    assert again == first and tab_badge(again, cid) == 1
+    # A value is never kept: the next letter shows on the next visit.
+    _letter_to(client, cid, players[0], players[1])
+    assert tab_badge(_visit(anna, url, count_statements)[0], cid) == 2
+
+
+def test_issue37_r11_2_another_viewers_head_is_never_taken(client, make_client, count_statements):
+    """The reads remembered for a login are used only if they are the viewer's own: the reads
+    of another player's pages, planted under this login's key, are refused (the head is read
+    on its own, as on a first visit) and the page shows this player's own values."""
+    _, cid, players, _ = running_campaign(client, 3, modules={"letters": True})
+    _letter_to(client, cid, players[1], players[2])  # a letter for bea only
+    anna, bea = (browser(make_client, p["nickname"]) for p in players[:2])
+    anna.get("/"), bea.get("/")  # the login's flash message
+    url = f"/campaigns/{cid}/players"
+    first, alone = _visit(anna, url, count_statements)
+    _visit(bea, url, count_statements)
+    key_of = {p["nickname"]: (cid, hash(b.cookies.get(SESSION_COOKIE))) for p, b in zip(players, (anna, bea))}
+    page_head._SHAPES[key_of[players[0]["nickname"]]] = page_head._SHAPES[key_of[players[1]["nickname"]]]
+    planted, statements = _visit(anna, url, count_statements)
+    assert planted == first and tab_badge(planted, cid) == 0
+    assert len(statements) == len(alone)  # the login's head columns are left unused
+    assert _visit(anna, url, count_statements)[1] != statements  # and anna's own reads were kept
