@@ -231,7 +231,7 @@ def test_v3_models_keep_the_snapshot_they_were_bought_at(client, app, basileans,
             client.delete(f"/api/v1/campaigns/{cid}/company/models/{model['id']}", headers=h).json()["refund"] == bought["price"]
         )
     finally:
-        app.state.catalog._stamp = None  # reload the real catalog for the next tests
+        app.state.catalog.forget()  # the real catalog again for the next tests
 
 
 def test_r11_2_company_and_ledger_visible_to_the_player_and_gm_only(client, basileans):
