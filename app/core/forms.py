@@ -19,13 +19,14 @@ from app.core.templating import render, request_gettext
 from app.core.validation import Label, field_errors, named_code
 
 
-async def _form(request: Request) -> FormData:
+async def posted_form(request: Request) -> FormData:
+    """The posted form (empty when none was posted)."""
     if "form" in request.headers.get("content-type", ""):
         return await request.form()
     return FormData()
 
 
-Form = Annotated[FormData, Depends(_form)]
+Form = Annotated[FormData, Depends(posted_form)]
 
 
 def typed(form: FormData, *names: str, lists: tuple[str, ...] = ()) -> dict[str, Any]:
