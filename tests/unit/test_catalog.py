@@ -6,6 +6,7 @@ import time
 
 import pytest
 
+from app.catalog import catalog as catalog_module
 from app.catalog.catalog import MODEL_TYPES, SLOTS, STARTER_DIR, CatalogError, CatalogStore, load, read_file
 
 V9 = {
@@ -91,7 +92,14 @@ def test_v1_loader_rejects_a_broken_file_naming_it(tmp_path):
         read_file(path)
 
 
-def test_v2_imported_files_override_and_reload_when_changed(tmp_path):
+def test_v2_imported_files_override_and_reload_when_changed(tmp_path, monkeypatch):
+    # The files are looked over at most once a second (issue 37): the clock moves a second on.
+    clock = [1000.0]
+    monkeypatch.setattr(catalog_module.time, "monotonic", lambda: clock[0])
+
+    def later():
+        clock[0] += CatalogStore.RECHECK_SECONDS
+
     store = CatalogStore(tmp_path)
     before = store.get()
     extra = {
@@ -102,10 +110,12 @@ def test_v2_imported_files_override_and_reload_when_changed(tmp_path):
     }
     path = tmp_path / "club.json"
     path.write_text(json.dumps(extra))
+    later()
     after = store.get()
     assert "club" in after.factions and "club" not in before.factions
     extra["profiles"][0]["points"] = 55
     path.write_text(json.dumps(extra))
     os.utime(path, ns=(time.time_ns() + 10**9, time.time_ns() + 10**9))
+    later()
     assert store.get().profiles["club.hero"].points == 55
     assert store.get() is store.get()  # held in memory while nothing changes
