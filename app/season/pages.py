@@ -68,13 +68,15 @@ def deadline_head(context: dict) -> dict:
     session = object_session(campaign)
     if session is None:
         return {}
-    locale = context.get("locale", "en")
+    # Read now, not in the closure: a closure over `context`, kept in it, made the page's whole
+    # context a reference cycle, which only the garbage collector frees (issue 37).
+    locale, time_zone = context.get("locale", "en"), context.get("time_zone")
     found: list = []
 
     def season_deadline():
         if not found:
             row = service.page_deadline(session, viewer)
-            found.append(_moment(row, locale, context.get("time_zone")) if row is not None else None)
+            found.append(_moment(row, locale, time_zone) if row is not None else None)
         return found[0]
 
     return {"season_deadline": season_deadline}
