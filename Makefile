@@ -67,9 +67,10 @@ test-postgres: $(BIN)/.installed vnu
 	  echo "PostgreSQL is not reachable: skipping its run (CI runs it)."; exit 0; fi; \
 	TEST_DATABASE_URL=$(or $(TEST_DATABASE_URL),$(PG_URL)) $(PYTEST) -n $(WORKERS) tests --ignore=tests/e2e --ignore=tests/unit
 
+# --tb=short: a failure prints its failing line, not the whole test (a CI log keeps only its ends).
 test-e2e: $(BIN)/.installed chromium
 	@echo "== browser tests in Chromium at 390x844 =="
-	env -u TEST_DATABASE_URL $(PYTEST) -n $(WORKERS) tests/e2e
+	env -u TEST_DATABASE_URL $(PYTEST) --tb=short -n $(WORKERS) tests/e2e
 
 ## ruff (lint and format), import-linter's layer contracts, mypy (pyproject.toml), and the sizes of issue 31 (tools/sizes.py)
 lint: $(BIN)/.installed

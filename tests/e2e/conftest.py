@@ -116,7 +116,12 @@ def live_server(tmp_path_factory):
 
 @pytest.fixture(scope="session")
 def _playwright():
-    from playwright.sync_api import sync_playwright
+    from playwright.sync_api import expect, sync_playwright
+
+    # An assertion waits as long as an action does (10 s, below): `make test` runs this suite
+    # beside the PostgreSQL suite and the fuzzing, and a page answered after expect's own 5 s
+    # failed a CI run once (the stop of issue 37) while passing every time alone or under load.
+    expect.set_options(timeout=10_000)
 
     with sync_playwright() as pw:
         yield pw
