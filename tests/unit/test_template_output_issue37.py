@@ -91,3 +91,17 @@ def test_issue37_templates_read_from_the_bytecode_cache_write_through_it_too(tmp
     for template in (first, again):
         assert template.root_render_func.__globals__["escape"] is written
         assert template.render(v="<x>") == _env(Template).from_string(SOURCE).render(v="<x>")
+
+
+def test_issue37_a_context_holds_the_globals_jinja_gives_it_the_templates_own_over_the_environments():
+    env = _env(OutputTemplate)
+    env.globals.update(shared="env", only_env=1)
+    template = env.from_string("{{ shared }} {{ only_env }} {{ own }} {{ v }}", globals={"shared": "own", "own": 2})
+    for args in (({"v": 3},), ({"v": 3, "shared": "var"},), (None, True), ({"v": 3}, False, {"l_0_x": 4})):
+        made, jinjas = template.new_context(*args), Template.new_context(template, *args)
+        assert made.parent == jinjas.parent and list(made.parent) == list(jinjas.parent)
+        assert made.globals_keys == jinjas.globals_keys
+    assert template.render(v=3) == "own 1 2 3"
+    assert template.render(v=3, shared="var") == "var 1 2 3"
+    env.globals["only_env"] = 5  # a change to the environment's globals reaches a loaded template, as in Jinja
+    assert template.render(v=3) == "own 5 2 3"
