@@ -119,8 +119,9 @@ def _playwright():
     from playwright.sync_api import expect, sync_playwright
 
     # An assertion waits as long as an action does (10 s, below): `make test` runs this suite
-    # beside the PostgreSQL suite and the fuzzing, and a page answered after expect's own 5 s
-    # failed a CI run once (the stop of issue 37) while passing every time alone or under load.
+    # beside the PostgreSQL suite and the fuzzing. A CI run failed the battle flow there once
+    # (the stop of issue 37), most likely an answer later than expect's own 5 s: it passed every
+    # time alone and with both cores kept busy.
     expect.set_options(timeout=10_000)
 
     with sync_playwright() as pw:
