@@ -131,6 +131,7 @@ i18n: $(BIN)/.installed
 bench: $(BIN)/.installed
 	$(BIN)/python -m bench.report
 	$(BIN)/python -m bench.request_cpu
+	$(BIN)/python -m bench.request_split
 	$(BIN)/python -m bench.collector
 	$(BIN)/python -m bench.page_statements
 	$(BIN)/python -m bench.dashboard

@@ -4,9 +4,13 @@ runs here so the bench cannot rot (issue 17): every measure is taken and printed
 import asyncio
 import gc
 
+import fastapi.routing
 import pytest
+from sqlalchemy.engine import Connection
 
-from bench import collector, page_statements, report, request_cpu
+from app.accounts import service as accounts
+from app.core.template_output import OutputTemplate
+from bench import collector, page_statements, report, request_cpu, request_split
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -70,3 +74,19 @@ def test_bench_collector_sets_the_apps_objects_aside(capsys):
     walked, settled = (line[44:].split() for line in printed[1:])
     assert printed[1].startswith("walked by every full pass") and printed[2].startswith("set aside (settle)")
     assert int(walked[0].replace(",", "")) > 10 * int(settled[0].replace(",", ""))
+
+
+def test_bench_request_split_quick_form_gives_every_part_and_puts_the_wrappers_back(capsys):
+    """bench/request_split.py (issue 37): every part of a page request is given a figure, the
+    whole request the largest, and what it wrapped to time is as it was afterwards."""
+    before = (Connection.execute, OutputTemplate.render, accounts.lookup_session, fastapi.routing.solve_dependencies)
+    lines = request_split.main(["--requests", "2", "--page", "dashboard", "--page", "map"])
+    assert capsys.readouterr().out.splitlines() == lines
+    assert lines[0].split()[-2:] == ["dashboard", "map"]
+    figures = {line[:48].strip(): [float(x) for x in line[48:].split()] for line in lines[1:]}
+    assert set(figures) == {"the whole request (every thread)"} | {label.strip() for label, _key in request_split.PARTS}
+    whole = figures.pop("the whole request (every thread)")
+    assert all(w > 0 for w in whole)
+    for label in ("the event loop's thread", "the route's worker thread", "the login", "drawing the template"):
+        assert all(0 < part < w for part, w in zip(figures[label], whole, strict=True)), label
+    assert (Connection.execute, OutputTemplate.render, accounts.lookup_session, fastapi.routing.solve_dependencies) == before
