@@ -14,9 +14,10 @@ ASGI callable as bench/request_cpu.py sends it. Each part is timed with `time.th
   rules, ending the unit of work).
 
 A part's figure is its CPU per request; an indented part is a part of the one above it. The
-loop's other work (the thread hop's bookkeeping, routing, FastAPI's handler) is the process
-CPU less the parts shown. The wrappers cost a few microseconds each: read the shares, and
-compare figures of one run.
+loop's thread less its parts is routing, FastAPI's handler and the thread hop's bookkeeping;
+the whole request less the two threads is the event loop's own scheduling and the bench's
+scaffolding. The wrappers cost a few microseconds each: read the shares, and compare figures
+of one run.
 
 Run: `python -m bench.request_split [--requests 500] [--page dashboard ...]` (printed by
 `make bench`).
