@@ -7,12 +7,14 @@ from functools import partial
 
 from fastapi import APIRouter
 
-from app.campaigns.deps import CampaignPage
+from app.campaigns.deps import CampaignContext, CampaignPage
 from app.campaigns.pages import players_page
-from app.core.errors import N_
+from app.core.errors import N_, DomainError
 from app.core.forms import typed, validate
 from app.core.page_actions import page_action
+from app.core.templating import render
 from app.core.types import PathId
+from app.maps import reading as map_reading
 from app.people import service
 from app.people.schemas import AwayIn, NicknameForm
 
@@ -27,6 +29,32 @@ CONFIRM_REMOVE = (
 
 def _players(cid: int) -> str:
     return f"/campaigns/{cid}/players"
+
+
+def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
+    """A player's seat: what the campaign's members see of them, and its forms for whoever may
+    use them (the away rounds: the player and the GMs; the hand-over: the GMs)."""
+    viewer = page.viewer
+    players, places = map_reading.roster_and_places(page.session, page.cid)
+    seat = next((p for p in players if p.player_id == pid), None)
+    if seat is None:
+        raise DomainError("not_found")
+    return render(
+        page.request,
+        "people/seat.html",
+        status_code=status_code,
+        viewer=viewer,
+        campaign=viewer.campaign,
+        p=seat,
+        places={p.id: p for p in places},
+        tab="players",
+        **extra,
+    )
+
+
+@router.get("/campaigns/{cid}/players/{pid}")
+def seat(pid: PathId, page: CampaignPage):
+    return seat_page(page, pid)
 
 
 @router.post("/campaigns/{cid}/game-masters")
@@ -68,7 +96,7 @@ def mark_away(pid: PathId, page: CampaignPage):
     data = typed(page.form, "from_round", "to_round")
     body, errors = validate(page.request, AwayIn, data, LABELS)
     if errors:
-        return players_page(page, status_code=422, away_errors={pid: " ".join(errors.values())})
+        return seat_page(page, pid, status_code=422, away_errors={pid: " ".join(errors.values())})
 
     def done(away):
         return page.redirect(
@@ -80,7 +108,7 @@ def mark_away(pid: PathId, page: CampaignPage):
         lambda: service.mark_away(
             page.session, actor=page.user, campaign_id=page.cid, player_id=pid, from_round=body.from_round, to_round=body.to_round
         ),
-        again=partial(players_page, page),
+        again=partial(seat_page, page, pid),
         done=done,
     )
 
@@ -90,7 +118,7 @@ def clear_away(pid: PathId, page: CampaignPage):
     return page_action(
         page,
         lambda: service.clear_away(page.session, actor=page.user, campaign_id=page.cid, player_id=pid),
-        again=partial(players_page, page),
+        again=partial(seat_page, page, pid),
         done=lambda _cleared: page.redirect(_players(page.cid), N_("No longer away.")),
     )
 
@@ -107,12 +135,17 @@ def handover(pid: PathId, page: CampaignPage):
     data = typed(page.form, "nickname")
     body, errors = validate(page.request, NicknameForm, data, LABELS)
     if errors:
-        return players_page(page, status_code=422, handover_errors={pid: " ".join(errors.values())})
+        return seat_page(page, pid, status_code=422, handover_errors={pid: " ".join(errors.values())})
 
     def ask(names: tuple[str, str]):
         previous, nickname = names
         return page.ask(
-            CONFIRM_HANDOVER, cancel=_players(page.cid), tab="players", danger=True, previous=previous, nickname=nickname
+            CONFIRM_HANDOVER,
+            cancel=f"{_players(page.cid)}/{pid}",
+            tab="players",
+            danger=True,
+            previous=previous,
+            nickname=nickname,
         )
 
     def done(names: tuple[str, str]):
@@ -124,7 +157,7 @@ def handover(pid: PathId, page: CampaignPage):
     return page_action(
         page,
         lambda: service.handover(page.session, actor=page.user, campaign_id=page.cid, player_id=pid, nickname=body.nickname),
-        again=partial(players_page, page),
+        again=partial(seat_page, page, pid),
         ask=ask,
         done=done,
     )

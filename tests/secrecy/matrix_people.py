@@ -12,7 +12,7 @@ PRG: set = {
 }
 ENTRIES: dict = {}
 
-from tests.secrecy.matrix import API, GM, MATRIX, OWNER_GM, Action, Read, _s  # noqa: E402
+from tests.secrecy.matrix import API, GM, MATRIX, MEMBERS, OWNER_GM, Action, Read, V, _s  # noqa: E402
 
 C = "/campaigns/{cid}"
 OWN_SEAT = (("pid", "owner_player"),)
@@ -30,6 +30,9 @@ ENTRIES.update(
         ("DELETE", API + C + "/players/{pid}/away"): Action(OWNER_GM, params=OWN_SEAT, why="the player themselves, or a GM"),
         ("POST", API + C + "/players/{pid}/handover"): Action(GM, {"nickname": "mx-outsider"}, params=OWN_SEAT),
         ("POST", C + "/players/{pid}/handover"): Action(GM, {"nickname": "mx-outsider"}, params=OWN_SEAT),
+        ("GET", C + "/players/{pid}"): Read(
+            "page", MEMBERS, variants=(V(params=OWN_SEAT),), why="a seat's public face; its forms the player's and the GMs'"
+        ),
         ("GET", API + C + "/audit"): Read(
             "api", GM, _s("ledger"), why="the GMs' trail: amounts and reasons of adjustments, no balance"
         ),

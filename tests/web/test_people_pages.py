@@ -1,7 +1,8 @@
 """The Players page's parts for people who come and go (issue 36): the game masters' section
 (R12.8: add, remove asked first) and away rounds (R12.11: the player's own form, the GM's for
-them, the badge everyone sees). Every form answers post/redirect/get with a flash; a refusal
-shows the page again with its reason and changes nothing."""
+them, the badge everyone sees). The seat's forms are on the seat's own page, linked from the
+players page for whoever may use them. Every form answers post/redirect/get with a flash; a
+refusal shows the page again with its reason and changes nothing."""
 
 from __future__ import annotations
 
@@ -70,10 +71,16 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
     url = f"/campaigns/{cid}/players"
     p0, p1 = browser(make_client, "player0"), browser(make_client, "player1")
     pid0 = players[0]["player_id"]
-    assert f"/players/{pid0}/away" in p0.get(url).text
-    assert f"/players/{pid0}/away" not in p1.get(url).text  # not another player's form
-    r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "2", "to_round": "1"}, token_from=url)
+    seat = f"/campaigns/{cid}/players/{pid0}"
+    assert f'<a href="{seat}">I will be away</a>' in p0.get(url).text
+    assert f"/players/{pid0}/away" in p0.get(seat).text
+    # Another player sees the seat (its hideouts, a letter to write) but neither its link nor its form.
+    assert f'<a href="{seat}">I will be away</a>' not in p1.get(url).text
+    other = p1.get(seat)
+    assert other.status_code == 200 and "player0" in other.text and f"/players/{pid0}/away" not in other.text
+    r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "2", "to_round": "1"}, token_from=seat)
     assert r.status_code == 422 and _away(engine) == []
+    assert 'role="alert"' in r.text and f"/players/{pid0}/away" in r.text  # the seat's page again, its reason shown
     r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "1", "to_round": "2"}, token_from=url)
     _done(p0, r, "Away from round 1 to round 2.")
     assert _away(engine) == [(pid0, 1, 2)]
@@ -112,8 +119,11 @@ def test_r12_10_r11_5_the_gm_hands_a_seat_over_asked_first(client, make_client, 
     url = f"/campaigns/{cid}/players"
     g = browser(make_client, "gamemaster")
     pid0 = players[0]["player_id"]
-    assert f"/players/{pid0}/handover" in g.get(url).text
-    assert f"/players/{pid0}/handover" not in browser(make_client, "player1").get(url).text
+    seat = f"/campaigns/{cid}/players/{pid0}"
+    assert f'<a href="{seat}">Away rounds and hand-over</a>' in g.get(url).text
+    assert f"/players/{pid0}/handover" in g.get(seat).text
+    assert f"/players/{pid0}/handover" not in browser(make_client, "player1").get(seat).text
+    assert f"/players/{pid0}/handover" not in browser(make_client, "player0").get(seat).text  # nor the seat's own player
     r = post(g, f"/campaigns/{cid}/players/{pid0}/handover", {"nickname": "hana"}, token_from=url)
     assert r.status_code == 200 and "Hand player0&#39;s seat to hana?" in r.text
     with Session(engine) as s:
@@ -122,3 +132,16 @@ def test_r12_10_r11_5_the_gm_hands_a_seat_over_asked_first(client, make_client, 
     _done(g, r, "hana now holds player0's seat.")
     r = post(g, f"/campaigns/{cid}/players/{pid0}/handover", {"nickname": "player1"}, token_from=url)
     assert r.status_code == 409 and "player1 is already in this campaign." in r.text
+
+
+def test_r12_10_r12_11_a_seat_page_is_the_campaigns_members_only(client, make_client):
+    """A seat's page is there for the campaign's members, for a seat of this campaign only:
+    an outsider, or a seat of another campaign, is a 404 (R11.2: not a 403 that says it exists)."""
+    gm, cid, players, _ = running_campaign(client, 2)
+    _, _, other_players, _ = running_campaign(client, 2, names=("zora", "zyg"), gm_name="othergm")
+    pid0 = players[0]["player_id"]
+    user(client, "stranger")
+    assert browser(make_client, "stranger").get(f"/campaigns/{cid}/players/{pid0}").status_code == 404
+    g = browser(make_client, "gamemaster")
+    assert g.get(f"/campaigns/{cid}/players/{other_players[0]['player_id']}").status_code == 404
+    assert g.get(f"/campaigns/{cid}/players/{pid0}").status_code == 200
