@@ -95,8 +95,18 @@ def remove_game_master(user_id: PathId, page: CampaignPage):
 def mark_away(pid: PathId, page: CampaignPage):
     data = typed(page.form, "from_round", "to_round")
     body, errors = validate(page.request, AwayIn, data, LABELS)
+    entered = {name: data.get(name, "") for name in ("from_round", "to_round")}
+
+    def again(status_code: int, error: str | None = None, errors: dict | None = None):
+        """The seat's page again with the rounds as typed; the reason by the form when it is
+        about them (422), above the page otherwise (the form may not be there for this viewer)."""
+        said = error if error is not None else " ".join((errors or {}).values())
+        if status_code != 422:
+            return seat_page(page, pid, status_code=status_code, error=said)
+        return seat_page(page, pid, status_code=status_code, away_errors={pid: said}, away_entered=entered)
+
     if errors:
-        return seat_page(page, pid, status_code=422, away_errors={pid: " ".join(errors.values())})
+        return again(422, errors=errors)
 
     def done(away):
         return page.redirect(
@@ -108,7 +118,7 @@ def mark_away(pid: PathId, page: CampaignPage):
         lambda: service.mark_away(
             page.session, actor=page.user, campaign_id=page.cid, player_id=pid, from_round=body.from_round, to_round=body.to_round
         ),
-        again=partial(seat_page, page, pid),
+        again=again,
         done=done,
     )
 

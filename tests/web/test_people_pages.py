@@ -80,7 +80,11 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
     assert other.status_code == 200 and "player0" in other.text and f"/players/{pid0}/away" not in other.text
     r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "2", "to_round": "1"}, token_from=seat)
     assert r.status_code == 422 and _away(engine) == []
-    assert 'role="alert"' in r.text and f"/players/{pid0}/away" in r.text  # the seat's page again, its reason shown
+    # The seat's page again: its reason by the form, the rounds as typed (not the saved ones).
+    assert re.search(r'class="field-error" role="alert">[^<]+<', r.text) and f"/players/{pid0}/away" in r.text
+    assert re.search(rf'id="away-from-{pid0}"[^>]* value="2"', r.text) and re.search(
+        rf'id="away-to-{pid0}"[^>]* value="1"', r.text
+    )
     r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "1", "to_round": "2"}, token_from=url)
     _done(p0, r, "Away from round 1 to round 2.")
     assert _away(engine) == [(pid0, 1, 2)]
