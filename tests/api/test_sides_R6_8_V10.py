@@ -184,3 +184,24 @@ def test_V10_the_underdog_die_follows_the_campaign_setting_at_announcing(client)
     assert _figures(battle) == {allies: (92, 0, 0, [(0, 0), (0, 0)]), (g.pid(2),): (49, 43, 4, [(43, 4)])}
     assert client.patch(g.url(), json={"underdog_points_per_die": 25}, headers=g.gm).status_code == 200
     assert _figures(g.battles()[0]) == _figures(battle)
+
+
+def test_R6_8_a_to_do_reads_confirmations_only_while_a_result_waits_for_them(client, engine, count_statements):
+    """Issue 37: a to-do's read of the round's battles asks for confirmations only of the battles
+    whose result waits for them (R6.8's `asked_to_confirm` reads nothing else): none reported,
+    two statements; one reported and half confirmed, the third reads who confirmed, and the
+    player who confirmed is not asked again while the other lone side still is."""
+    g, battle = guild_battle(client, 5)
+
+    def read() -> tuple[int, list]:
+        with Session(engine) as s, count_statements() as c:
+            campaign = viewer_for(s, s.exec(select(User).where(User.nickname == "gamemaster")).one(), g.cid).campaign
+            c.count = 0
+            views = battles.battles_of(s, campaign, rosters=False)
+            return c.count, [sorted(v.confirmations) for v in views]
+
+    assert read() == (2, [[]])
+    _result(g, battle, 2, 2)
+    assert g.post(3, f"/battles/{battle['id']}/confirm").status_code == 200
+    assert read() == (3, [[g.pid(3)]])
+    assert _todo(engine, g, 1) == [] and _todo(engine, g, 4) == [("confirm", battle["id"])]
