@@ -7,6 +7,7 @@ from functools import partial
 
 from fastapi import APIRouter
 
+from app.campaigns import service as campaigns
 from app.campaigns.deps import CampaignContext, CampaignPage
 from app.campaigns.pages import players_page
 from app.core.errors import N_, DomainError
@@ -29,6 +30,10 @@ CONFIRM_REMOVE = (
 
 def _players(cid: int) -> str:
     return f"/campaigns/{cid}/players"
+
+
+def _nickname(page: CampaignContext, pid: int) -> str:
+    return campaigns.nicknames(page.session, page.cid).get(pid, "")
 
 
 def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
@@ -109,8 +114,18 @@ def mark_away(pid: PathId, page: CampaignPage):
         return again(422, errors=errors)
 
     def done(away):
+        # Named: a GM marks others away, and the flash says whose seat it was.
+        nickname = _nickname(page, pid)
+        if away.from_round == away.to_round:
+            return page.redirect(
+                _players(page.cid), N_("%(nickname)s: away in round %(n)s."), nickname=nickname, n=away.from_round
+            )
         return page.redirect(
-            _players(page.cid), N_("Away from round %(first)s to round %(last)s."), first=away.from_round, last=away.to_round
+            _players(page.cid),
+            N_("%(nickname)s: away from round %(first)s to round %(last)s."),
+            nickname=nickname,
+            first=away.from_round,
+            last=away.to_round,
         )
 
     return page_action(
@@ -129,7 +144,9 @@ def clear_away(pid: PathId, page: CampaignPage):
         page,
         lambda: service.clear_away(page.session, actor=page.user, campaign_id=page.cid, player_id=pid),
         again=partial(seat_page, page, pid),
-        done=lambda _cleared: page.redirect(_players(page.cid), N_("No longer away.")),
+        done=lambda _cleared: page.redirect(
+            _players(page.cid), N_("%(nickname)s: no longer away."), nickname=_nickname(page, pid)
+        ),
     )
 
 

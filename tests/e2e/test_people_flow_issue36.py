@@ -17,13 +17,13 @@ def test_e2e_r12_8_r12_9_r12_11_game_masters_away_and_the_audit_trail(new_page, 
     setup = running_campaign(gm_page, "pp", warband=False)
     ork, bas = setup.players
     api_player(gm_page, "ppco")
-    # R12.11: a player marks round 1 away from their own row.
+    # R12.11: a player marks round 1 away, from their own row to their seat's page.
     login(player_page, ork)
     player_page.goto(setup.base + "/players")
     row = player_page.locator("li").filter(has=player_page.locator("strong", has_text=re.compile(rf"^{ork}$")))
-    row.get_by_text("I will be away").click()
-    row.get_by_role("button", name="Save").click()
-    expect(player_page.locator("#flash")).to_contain_text("Away from round 1 to round 1.")
+    row.get_by_role("link", name="I will be away").click()
+    player_page.get_by_role("button", name="Save").click()
+    expect(player_page.locator("#flash")).to_contain_text(f"{ork}: away in round 1.")
     # The GM adds a co-GM and sees the away badge.
     login(gm_page, setup.gm)
     gm_page.goto(setup.base)

@@ -86,7 +86,7 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
         rf'id="away-to-{pid0}"[^>]* value="1"', r.text
     )
     r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "1", "to_round": "2"}, token_from=url)
-    _done(p0, r, "Away from round 1 to round 2.")
+    _done(p0, r, "player0: away from round 1 to round 2.")
     assert _away(engine) == [(pid0, 1, 2)]
     for b in (p1, browser(make_client, "gamemaster")):
         assert re.search(r'class="badge accent">away rounds 1–2<', b.get(url).text)
@@ -94,7 +94,7 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
     r = post(p1, f"/campaigns/{cid}/players/{pid0}/away/clear", token_from=url)
     assert r.status_code == 403 and _away(engine) == [(pid0, 1, 2)]
     g = browser(make_client, "gamemaster")
-    _done(g, post(g, f"/campaigns/{cid}/players/{pid0}/away/clear", token_from=url), "No longer away.")
+    _done(g, post(g, f"/campaigns/{cid}/players/{pid0}/away/clear", token_from=url), "player0: no longer away.")
     assert _away(engine) == []
 
 
