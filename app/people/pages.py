@@ -39,22 +39,13 @@ def _nickname(page: CampaignContext, pid: int) -> str:
 def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
     """A player's seat: what the campaign's members see of them, and its forms for whoever may
     use them (the away rounds: the player and the GMs; the hand-over: the GMs)."""
-    viewer = page.viewer
+    layout = page.layout()  # the viewer first: 404 for anybody not in the campaign
     players, places = map_reading.roster_and_places(page.session, page.cid)
     seat = next((p for p in players if p.player_id == pid), None)
     if seat is None:
         raise DomainError("not_found")
-    return render(
-        page.request,
-        "people/seat.html",
-        status_code=status_code,
-        viewer=viewer,
-        campaign=viewer.campaign,
-        p=seat,
-        places={p.id: p for p in places},
-        tab="players",
-        **extra,
-    )
+    places_by_id = {p.id: p for p in places}
+    return render(page.request, "people/seat.html", status_code, **layout, p=seat, places=places_by_id, tab="players", **extra)
 
 
 @router.get("/campaigns/{cid}/players/{pid}")
