@@ -110,3 +110,21 @@ def test_battle_page_statements_are_bounded(client, engine, count_statements):
     # read with the page; 18: the battle's photos (R12.3), one statement, after a 17th came in
     # before them (not named here yet); the count stays the same for 4 and 16 players.
     assert counts[0] == counts[1] and counts[0] <= 18, counts
+
+
+def test_r12_10_r12_11_a_seat_page_runs_the_same_statements_with_10x_players_and_places(client, engine, count_statements):
+    """A seat's page (its away rounds and hand-over) reads the roster once, whatever its size."""
+    from sqlmodel import Session, select
+
+    from app.campaigns.models import Player
+
+    register(client, "gamemaster")
+    counts = []
+    for cid in (build(engine, 4), build(engine, 40)):
+        with Session(engine) as s:
+            pid = s.exec(select(Player.id).where(Player.campaign_id == cid).order_by(Player.id.desc())).first()
+        with count_statements() as counter:
+            r = client.get(f"/campaigns/{cid}/players/{pid}")
+        assert r.status_code == 200 and f"/players/{pid}/handover" in r.text
+        counts.append(counter.count)
+    assert counts[0] == counts[1] and counts[0] <= 4, counts  # the login, the roster, the places with hideouts, the live cursor
