@@ -118,9 +118,14 @@ def campaign_text(message: str, term: str | None, translations) -> str:
     return gendered(translations, message, contexts(term, translations)) % words(term, translations)
 
 
+# What a `gettext` that is no catalog's method translates with (English, the messages as they
+# are): one object, so that `words` keeps one entry for it, not one a call.
+_UNTRANSLATED = NullTranslations()
+
+
 def _translations_of(gettext):
     """The catalog behind a bound `gettext` (the genitive forms need its `pgettext`)."""
-    return getattr(gettext, "__self__", None) or NullTranslations()
+    return getattr(gettext, "__self__", None) or _UNTRANSLATED
 
 
 def term_of(campaign) -> str:

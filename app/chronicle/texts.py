@@ -3,6 +3,8 @@ here, in each reader's language, at the edge (pages and API)."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
+
 from pydantic import BaseModel, Field, TypeAdapter, ValidationError
 
 from app.chronicle.models import ChronicleEntry
@@ -59,7 +61,7 @@ def add_labels(params: tuple[str, ...], names: dict[str, str]) -> None:
         LABELS[param] = names
 
 
-def entry_text(entry: ChronicleEntry, gettext, words: dict | None = None) -> str:
+def entry_text(entry: ChronicleEntry, gettext, words: Mapping[str, str] | None = None) -> str:
     """`words`: the campaign's guild and mission-alliance words in the reader's language (R8.2).
     Only a known kind's translated message is formatted, with the parameters as values: a kind
     or parameter from the data is never a format string (issue 28)."""

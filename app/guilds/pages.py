@@ -8,6 +8,7 @@ with the reason and changes nothing."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 from functools import partial
 
@@ -43,7 +44,7 @@ LABELS = {"name": N_("Name"), "player_id": N_("Player")}
 NAME_REFUSALS = ("guild_name_taken",)
 
 
-def _words(request: Request, campaign) -> dict[str, str]:
+def _words(request: Request, campaign) -> Mapping[str, str]:
     """The campaign's words, translated, for a flash message (stored as text in the cookie)."""
     return campaign_words(campaign, request_gettext(request))
 

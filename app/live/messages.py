@@ -5,6 +5,7 @@ refreshes the parts that changed, quietly."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass
 
 from sqlmodel import Session, select
@@ -76,7 +77,7 @@ def tell(session: Session, viewer: Viewer, events: list[LiveEvent], gettext) -> 
             names = nicknames(session, campaign.id)
         return names.get(player_id, "?")
 
-    words: dict | None = None  # the campaign's guild words, translated once
+    words: Mapping[str, str] | None = None  # the campaign's guild words, translated once
     told = []
     for ev, subject in seen:
         data = dict(ev.data or {})

@@ -7,6 +7,7 @@ digest both read it."""
 
 from __future__ import annotations
 
+from collections.abc import Mapping
 from dataclasses import dataclass, field
 
 from sqlalchemy import func
@@ -184,7 +185,7 @@ def for_user(session: Session, user: User, gettext) -> list[CampaignReminders]:
     return result
 
 
-def line(reminder: Reminder, gettext, ngettext, words: dict, moment=None) -> str:
+def line(reminder: Reminder, gettext, ngettext, words: Mapping[str, str], moment=None) -> str:
     """One reminder in the reader's language (`words`: the campaign's guild words in it, R8.2;
     `moment`: says an ISO moment in the reader's language and time zone, else UTC's words)."""
     k, n, p = reminder.kind, reminder.count, reminder.params

@@ -13,10 +13,12 @@ makes mission alliances pacts."""
 from __future__ import annotations
 
 import re
+from types import SimpleNamespace
 
 import pytest
 from babel.messages.pofile import read_po
 
+from app.campaigns import terms
 from app.campaigns.terms import (
     CASES,
     GENDERS,
@@ -313,3 +315,17 @@ def test_R8_2_with_alliance_as_the_word_mission_alliances_are_pacts_in_every_lan
     pact, mission = catalog.gettext(PACT_WORDS[0]), catalog.gettext(MISSION_WORDS[0])
     assert pact != mission and words("alliance", catalog)["alliance"] == pact
     assert all(words(term, catalog)["alliance"] == mission for term in GUILD_TERMS if term != "alliance")
+
+
+def test_R8_2_a_campaigns_words_are_kept_once_per_term_and_language():
+    """Issue 37: the words are worked out once per (term, catalog) and shared read-only; a
+    `gettext` that is no catalog's method (a plain function) adds no entry per call."""
+    campaign = SimpleNamespace(guild={"term": "cartel"})
+    polish = terms.campaign_words(campaign, translations("pl").gettext)
+    assert polish is terms.campaign_words(campaign, translations("pl").gettext)
+    with pytest.raises(TypeError):
+        polish["Guild"] = "changed"  # type: ignore[index]
+    before = len(terms._WORDS)
+    for _ in range(50):
+        assert terms.campaign_words(campaign, lambda text: text)["guild"] == "cartel"
+    assert len(terms._WORDS) <= before + 1
