@@ -36,6 +36,19 @@ def _nickname(page: CampaignContext, pid: int) -> str:
     return campaigns.nicknames(page.session, page.cid).get(pid, "")
 
 
+def _form_shown(page: CampaignContext, pid: int, *, gm_only: bool) -> bool:
+    """Whether the seat's page draws this form for this viewer (app/templates/people/_seat.html):
+    a GM's, or the seat's own player's (the away rounds), while the campaign is open."""
+    viewer = page.viewer
+    mine = not gm_only and viewer.player is not None and viewer.player.id == pid
+    return (viewer.is_gm or mine) and viewer.campaign.status != "finished"
+
+
+def _said(reason: str, by_form: bool, errors_name: str, pid: int) -> dict:
+    """A refusal's reason by its form, or above the page when the form is not there to hold it."""
+    return {errors_name: {pid: reason}} if by_form else {"error": reason}
+
+
 def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
     """A player's seat: what the campaign's members see of them, and its forms for whoever may
     use them (the away rounds: the player and the GMs; the hand-over: the GMs)."""
@@ -94,12 +107,11 @@ def mark_away(pid: PathId, page: CampaignPage):
     entered = {name: data.get(name, "") for name in ("from_round", "to_round")}
 
     def again(status_code: int, error: str | None = None, errors: dict | None = None):
-        """The seat's page again with the rounds as typed; the reason by the form when it is
-        about them (422), above the page otherwise (the form may not be there for this viewer)."""
+        """The seat's page again, the rounds as typed; the reason by the form when it is about
+        them (422) and the form is there for this viewer, above the page otherwise."""
         said = error if error is not None else " ".join((errors or {}).values())
-        if status_code != 422:
-            return seat_page(page, pid, status_code=status_code, error=said)
-        return seat_page(page, pid, status_code=status_code, away_errors={pid: said}, away_entered=entered)
+        by_form = status_code == 422 and _form_shown(page, pid, gm_only=False)
+        return seat_page(page, pid, status_code, **_said(said, by_form, "away_errors", pid), away_entered=entered)
 
     if errors:
         return again(422, errors=errors)
@@ -153,7 +165,8 @@ def handover(pid: PathId, page: CampaignPage):
     data = typed(page.form, "nickname")
     body, errors = validate(page.request, NicknameForm, data, LABELS)
     if errors:
-        return seat_page(page, pid, status_code=422, handover_errors={pid: " ".join(errors.values())})
+        said, by_form = " ".join(errors.values()), _form_shown(page, pid, gm_only=True)
+        return seat_page(page, pid, 422, **_said(said, by_form, "handover_errors", pid))
 
     def ask(names: tuple[str, str]):
         previous, nickname = names

@@ -75,9 +75,13 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
     assert f'<a href="{seat}">I will be away</a>' in p0.get(url).text
     assert f"/players/{pid0}/away" in p0.get(seat).text
     # Another player sees the seat (its hideouts, a letter to write) but neither its link nor its form.
-    assert f'<a href="{seat}">I will be away</a>' not in p1.get(url).text
+    assert p1.get(url).text.count(f'href="{seat}"') == 1  # its nickname, no way to its forms
     other = p1.get(seat)
     assert other.status_code == 200 and "player0" in other.text and f"/players/{pid0}/away" not in other.text
+    # Its form is not on their page, so a refusal of what they post anyway is said above the page.
+    r = post(p1, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "x", "to_round": "1"}, token_from=seat)
+    assert r.status_code == 422 and _away(engine) == []
+    assert re.search(r'class="alert error" role="alert">[^<]+<', r.text)
     r = post(p0, f"/campaigns/{cid}/players/{pid0}/away", {"from_round": "2", "to_round": "1"}, token_from=seat)
     assert r.status_code == 422 and _away(engine) == []
     # The seat's page again: its reason by the form, the rounds as typed (not the saved ones).
@@ -96,6 +100,11 @@ def test_r12_11_r11_5_a_player_marks_away_and_everyone_sees_the_badge(client, ma
     g = browser(make_client, "gamemaster")
     _done(g, post(g, f"/campaigns/{cid}/players/{pid0}/away/clear", token_from=url), "player0: no longer away.")
     assert _away(engine) == []
+    # The GM marks another seat away for one round: the flash names whose, and the one round.
+    pid1 = players[1]["player_id"]
+    r = post(g, f"/campaigns/{cid}/players/{pid1}/away", {"from_round": "1", "to_round": "1"}, token_from=url)
+    _done(g, r, "player1: away in round 1.")
+    assert _away(engine) == [(pid1, 1, 1)]
 
 
 def test_r12_12_r11_5_a_late_joiner_claims_a_place_on_the_dashboard(client, make_client):
@@ -128,8 +137,12 @@ def test_r12_10_r11_5_the_gm_hands_a_seat_over_asked_first(client, make_client, 
     assert f"/players/{pid0}/handover" in g.get(seat).text
     assert f"/players/{pid0}/handover" not in browser(make_client, "player1").get(seat).text
     assert f"/players/{pid0}/handover" not in browser(make_client, "player0").get(seat).text  # nor the seat's own player
+    r = post(g, f"/campaigns/{cid}/players/{pid0}/handover", {"nickname": ""}, token_from=seat)
+    assert r.status_code == 422 and re.search(r'class="field-error" role="alert">[^<]+<', r.text)  # by its form
+    assert f"/players/{pid0}/handover" in r.text
     r = post(g, f"/campaigns/{cid}/players/{pid0}/handover", {"nickname": "hana"}, token_from=url)
     assert r.status_code == 200 and "Hand player0&#39;s seat to hana?" in r.text
+    assert re.search(rf'<a [^>]*href="{seat}"[^>]*>', r.text)  # its Cancel goes back to the seat
     with Session(engine) as s:
         assert s.get(Player, pid0).user_id != s.exec(select(User.id).where(User.nickname == "hana")).one()
     r = post(g, f"/campaigns/{cid}/players/{pid0}/handover", {"nickname": "hana", "confirm": "1"}, token_from=url)
