@@ -80,8 +80,8 @@ _WORDS: dict[tuple[str, object], Mapping[str, str]] = {}
 def words(term: str | None, translations) -> Mapping[str, str]:
     """The guild word (R8.2) and the mission-alliance word ("pact" with "alliance") in every
     form, for `text % words(...)` in the reader's language (read-only: shared by every page)."""
-    (one, many), (mission_one, mission_many) = terms = _terms(term)
-    key = (terms[0][0], translations)
+    (one, many), (mission_one, mission_many) = _terms(term)
+    key = (one, translations)  # a term's word in one form: the words themselves follow from it
     found = _WORDS.get(key)
     if found is None:
         made = {**_forms("guild", one, many, translations), **_forms("alliance", mission_one, mission_many, translations)}

@@ -37,8 +37,8 @@ def _nickname(page: CampaignContext, pid: int) -> str:
 
 
 def _form_shown(page: CampaignContext, pid: int, *, gm_only: bool) -> bool:
-    """Whether the seat's page draws this form for this viewer (app/templates/people/_seat.html):
-    a GM's, or the seat's own player's (the away rounds), while the campaign is open."""
+    """Whether the seat's page draws this form for this viewer (it asks here: `seat_page`): a
+    GM's, or the seat's own player's (the away rounds), while the campaign is open."""
     viewer = page.viewer
     mine = not gm_only and viewer.player is not None and viewer.player.id == pid
     return (viewer.is_gm or mine) and viewer.campaign.status != "finished"
@@ -57,8 +57,11 @@ def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
     seat = next((p for p in players if p.player_id == pid), None)
     if seat is None:
         raise DomainError("not_found")
+    forms = {"away_form": _form_shown(page, pid, gm_only=False), "handover_form": _form_shown(page, pid, gm_only=True)}
     places_by_id = {p.id: p for p in places}
-    return render(page.request, "people/seat.html", status_code, **layout, p=seat, places=places_by_id, tab="players", **extra)
+    return render(
+        page.request, "people/seat.html", status_code, **layout, **forms, p=seat, places=places_by_id, tab="players", **extra
+    )
 
 
 @router.get("/campaigns/{cid}/players/{pid}")
