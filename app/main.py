@@ -18,6 +18,7 @@ from starlette.middleware.gzip import GZipMiddleware
 from app import openapi
 from app.accounts import api as accounts_api
 from app.accounts import pages as accounts_pages
+from app.accounts import revalidation
 from app.alliances import api as alliances_api
 from app.alliances import pages as alliances_pages
 from app.archive import api as archive_api
@@ -312,7 +313,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLogMiddleware, on_error=internal_error)
     app.add_middleware(CookiesAndHeaders, settings=settings)
     # Outside it, so that a 304 keeps the cookies and headers: ETags and Cache-Control of pages.
-    app.add_middleware(PageCache)
+    app.add_middleware(PageCache, viewer_key=revalidation.viewer_key)
     app.add_middleware(SplicedGzip, level=GZIP_LEVEL)
     # Outermost: HTML, JSON, CSS, JS and SVG above 500 bytes go out compressed (not the live
     # stream: Starlette leaves text/event-stream alone); a page with kept fragments (a map's

@@ -19,6 +19,7 @@ from app.accounts.models import User
 from app.accounts.service import login_reading
 from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
+from app.campaigns.rules import orders_public
 from app.core.db import read_rows, saved_id
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
@@ -128,17 +129,6 @@ def require_gm(viewer: Viewer) -> None:
 def require_writable(viewer: Viewer) -> None:
     if viewer.campaign.status == "finished":
         raise DomainError("campaign_read_only")
-
-
-PUBLIC_ORDER_PHASES = ("battles", "settlement", "twilight")
-
-
-def orders_public(campaign: Campaign, round_: int) -> bool:
-    """R4.7, R11.2: a round's orders are secret until its Battles begin — also when the
-    campaign was finished before they did (the round keeps the phase it stopped in)."""
-    if round_ < campaign.round:
-        return True
-    return round_ == campaign.round and campaign.phase in PUBLIC_ORDER_PHASES
 
 
 # A round's orders and settlements, all of them or one player's: built once, as pages read them

@@ -5,8 +5,9 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
   the bare route before each request to the page, each figure a median): the main pages of a
   40-player campaign in Battles, and the map of 300 places and 600 paths, against a bare
   FastAPI route returning a small dict; each page drawn, loaded again unchanged and
-  revalidated (304), both drawn again all the same (SPEC R11.2: a page known unchanged without
-  drawing it would tell by its timing that someone acted in secret);
+  revalidated (304): loaded again, it is drawn again; revalidated, it is answered from memory
+  while nothing its viewer may see has changed (app/core/revalidation.py; the memory's key
+  moves only for those who may see a change, so its timing tells nobody of a secret, R11.2);
 - first load and repeat visit, in bytes, as a browser that accepts gzip fetches them: the
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.

@@ -125,6 +125,7 @@ def settings(database_url, tmp_path_factory) -> Settings:
         fast_hashing=True,
         background_jobs=False,  # a test runs the scheduler and the sender itself, with its own clock
         sqlite_synchronous="NORMAL",  # no power cut in the suite; tests/load starts servers with FULL
+        revalidation_check=True,  # every page drawn twice under one viewer's key must be the same
     )
 
 

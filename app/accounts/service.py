@@ -108,7 +108,7 @@ def _bookkeeping(session: Session, statement) -> bool:
         return False
 
 
-def _over(live: UserSession, settings: Settings, now) -> bool:
+def session_over(live: UserSession, settings: Settings, now) -> bool:
     """Revoked, idle too long, or logged in too long ago."""
     return live.revoked_at is not None or rules.session_expired(
         created_at=aware(live.created_at),
@@ -150,7 +150,7 @@ def lookup_session(
         return None, False, 0, ()
     user, live = row[0], row[1]
     now = utcnow()
-    if _over(live, settings, now):
+    if session_over(live, settings, now):
         _bookkeeping(session, delete(UserSession).where(UserSession.id == live.id))
         return None, True, 0, ()
     if rules.session_needs_touch(last_seen_at=aware(live.last_seen_at), now=now):
@@ -169,7 +169,7 @@ def credential_alive(
             is not None
         )
     row = session.exec(select(UserSession).where(UserSession.token_hash == session_hash)).first()
-    return row is not None and not _over(row, settings, utcnow())
+    return row is not None and not session_over(row, settings, utcnow())
 
 
 def _end_streams(session: Session, user_id: int) -> None:

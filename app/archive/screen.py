@@ -14,12 +14,13 @@ from sqlmodel import Session, select
 from app.archive import history
 from app.battles import service as battles
 from app.campaigns import service as campaigns
+from app.campaigns.rules import PUBLIC_ORDER_PHASES, orders_public
 from app.chronicle.models import ChronicleEntry
 from app.maps import service as maps
 from app.maps.reading import MapView, map_view
 from app.season import service as season
 from app.season.models import PhaseDeadline
-from app.visibility import PUBLIC_ORDER_PHASES, Viewer, orders_public, outsider_viewer
+from app.visibility import Viewer, outsider_viewer
 
 LATEST = 8  # chronicle entries on the screen
 

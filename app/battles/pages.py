@@ -81,6 +81,8 @@ battle_parts = Port[Callable[..., "tuple[str, dict] | None"]]("battle page parts
 
 def battle_page(page: CampaignContext, bid: int, status_code=200, **extra):
     session, cid = page.session, page.cid
+    # Its clock (app/clock/pages.py) is drawn as it stands at this moment: never a 304 from memory.
+    page.request.state.timely = True
     viewer, view = service.battle(session, actor=page.user, campaign_id=cid, battle_id=bid)
     parts = [found for found in (part(session, viewer, view) for part in battle_parts()) if found]
     me = viewer.player.id if viewer.player else None

@@ -272,3 +272,14 @@ def advice(
     else:
         items.append(("gm_open_hideouts", {}))
     return items
+
+
+PUBLIC_ORDER_PHASES = ("battles", "settlement", "twilight")
+
+
+def orders_public(campaign, round_: int) -> bool:
+    """R4.7, R11.2: a round's orders are secret until its Battles begin — also when the
+    campaign was finished before they did (the round keeps the phase it stopped in)."""
+    if round_ < campaign.round:
+        return True
+    return round_ == campaign.round and campaign.phase in PUBLIC_ORDER_PHASES

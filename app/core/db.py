@@ -212,6 +212,11 @@ def _slots(app, write: bool) -> asyncio.Semaphore:
     return per_loop[loop][write]
 
 
+def read_slot(app) -> asyncio.Semaphore:
+    """A reading request's slot, for a read done before the route's (app/core/page_cache.py)."""
+    return _slots(app, False)
+
+
 def write_slots(app) -> int:
     """How many writing requests of one process hold a session at once: SQLite lets one writer in."""
     return 1 if app.state.engine.dialect.name == "sqlite" else app.state.settings.session_slots

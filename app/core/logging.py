@@ -123,6 +123,14 @@ def _log_request(method_name: str, **fields) -> None:
         handler.release()
 
 
+def log_answered(scope, status: int, started: float, request_id: str) -> None:
+    """The request line of an answer given outside this middleware (a page's cheap
+    revalidation, app/core/page_cache.py), as `RequestLogMiddleware` writes it."""
+    duration_ms = round((time.perf_counter() - started) * 1000, 1)
+    with structlog.contextvars.bound_contextvars(request_id=request_id):
+        _log_request("info", method=scope["method"], path=logged_path(scope["path"]), status=status, duration_ms=duration_ms)
+
+
 def request_id_for(incoming: str | None) -> str:
     if incoming and _SAFE_REQUEST_ID.fullmatch(incoming):
         return incoming

@@ -5,8 +5,10 @@ item 7, issue 28 item 10; SPEC R11.2).
   when what the viewer receives changes, never because something hidden from them changed (an
   ETag made of the campaign's change counters told a phone polling its dashboard whenever
   another player sent a secret order, bought, or was paid by the GM). A request whose
-  If-None-Match names it gets a 304 without the body: the page is still drawn (that is the
-  price of telling nothing), the bytes are saved.
+  If-None-Match names it gets a 304 without the body. Issue 37: where the viewer's key shows
+  that nothing they may see has changed since the page was drawn for the same request, the
+  304 comes from memory without the route (app/core/revalidation.py); the key moves only with
+  what the viewer may see, so that work, too, is the same whatever others did in secret.
 - Whatever is drawn for someone logged in, carries a flash message (a new API token is shown
   in one) or hands out a token answers `private, no-store`: no shared cache and no browser
   cache keeps it (the service worker's offline copies live in the Cache API, which is not an
@@ -18,13 +20,18 @@ item 7, issue 28 item 10; SPEC R11.2).
 from __future__ import annotations
 
 import hashlib
+import time
 
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
+from app.core.logging import REQUEST_ID_HEADER, log_answered, request_id_for
+from app.core.revalidation import STATE, Revalidations, Unchanged, ViewerKey
+
 NO_STORE = "private, no-store"
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
 # Dropped from a 304: it has no body (RFC 9110 15.4.5 keeps ETag, Cache-Control, Vary, cookies).
+FAILED = "hideout_revalidation_failed"
 BODY_HEADERS = {"content-type", "content-length", "content-encoding"}
 
 
@@ -51,12 +58,15 @@ class PageCache:
     """Pure ASGI, outside the cookies-and-headers middleware (so that a 304 keeps its cookies
     and security headers) and inside compression (so that the digest is of the page itself)."""
 
-    def __init__(self, app: ASGIApp) -> None:
+    def __init__(self, app: ASGIApp, viewer_key: ViewerKey | None = None) -> None:
         self.app = app
+        self.revalidations = Revalidations(viewer_key) if viewer_key is not None else None
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
+            return
+        if self.revalidations is not None and await self._unchanged(scope, send):
             return
         start: Message | None = None
         chunks: list[bytes] = []
@@ -79,9 +89,32 @@ class PageCache:
             chunks.append(message.get("body", b""))
             if message.get("more_body", False):
                 return
-            await _send_page(scope, start, b"".join(chunks), send)
+            await _send_page(scope, start, b"".join(chunks), send, self.revalidations)
 
         await self.app(scope, receive, send_cached)
+        if (scope.get("state") or {}).get(FAILED):
+            raise scope["state"][FAILED]
+
+    async def _unchanged(self, scope: Scope, send: Send) -> bool:
+        """Answers 304 from memory where the page is known unchanged for this viewer
+        (app/core/revalidation.py); otherwise leaves the request's keys for `_send_page`."""
+        assert self.revalidations is not None
+        started = time.perf_counter()
+        asked = _asked(scope)
+        key = await self.revalidations.key(scope, bool(asked))
+        if key is None:
+            return False
+        drawn = self.revalidations.unchanged(key, scope["app"].state.settings.revalidation_check)
+        if drawn is None or not _matches(asked, drawn.etag):
+            scope.setdefault("state", {})[STATE] = key
+            return False
+        incoming = dict(scope["headers"]).get(REQUEST_ID_HEADER.lower().encode())
+        request_id = request_id_for(incoming.decode("latin-1") if incoming else None)
+        headers = [*drawn.headers, (REQUEST_ID_HEADER.lower().encode(), request_id.encode())]
+        await send({"type": "http.response.start", "status": 304, "headers": headers})
+        await send({"type": "http.response.body", "body": b"", "more_body": False})
+        log_answered(scope, 304, started, request_id)
+        return True
 
 
 def page_etag_of(scope: Scope, body: bytes) -> str:
@@ -90,13 +123,29 @@ def page_etag_of(scope: Scope, body: bytes) -> str:
     return body_etag(body)
 
 
-async def _send_page(scope: Scope, start: Message, body: bytes, send: Send) -> None:
+def _asked(scope: Scope) -> str:
+    return dict(scope.get("headers") or []).get(b"if-none-match", b"").decode("latin-1")
+
+
+def _unbodied(headers: list) -> list:
+    return [(k, v) for k, v in headers if k.decode("latin-1").lower() not in BODY_HEADERS]
+
+
+async def _send_page(scope: Scope, start: Message, body: bytes, send: Send, revalidations: Revalidations | None) -> None:
     headers = MutableHeaders(scope=start)
     etag = headers["ETag"] = page_etag_of(scope, body)
-    asked = dict(scope.get("headers") or []).get(b"if-none-match", b"").decode("latin-1")
+    asked = _asked(scope)
+    state = scope.get("state") or {}
+    key = state.get(STATE)
+    if revalidations is not None and key is not None and not state.get("timely") and "set-cookie" not in headers:
+        kept = [(k, v) for k, v in _unbodied(start["headers"]) if k != REQUEST_ID_HEADER.lower().encode()]
+        try:
+            revalidations.remember(key, etag, body, kept, scope["app"].state.settings.revalidation_check)
+        except Unchanged as stale:  # raised once the page is sent: a layer inside would log it away
+            state[FAILED] = stale
     if asked and _matches(asked, etag):
         start["status"] = 304
-        start["headers"] = [(k, v) for k, v in start["headers"] if k.decode("latin-1").lower() not in BODY_HEADERS]
+        start["headers"] = _unbodied(start["headers"])
         body = b""
     await send(start)
     await send({"type": "http.response.body", "body": body, "more_body": False})

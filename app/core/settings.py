@@ -73,6 +73,9 @@ class Settings(BaseSettings):
     # interpreter lock from each other (issue 37: a fifth to a third fewer pages a second at
     # twelve). At most six: twelve sessions, as before, within the connection pools.
     session_slots: int = Field(default=2, ge=1, le=6)
+    # The test suite's check of the cheap revalidation (app/core/revalidation.py): every campaign
+    # page drawn is keyed, and one drawn differently under the same key fails the request.
+    revalidation_check: bool = False
     # SQLite: FULL keeps every answered change through a power cut; NORMAL (the test suite)
     # only through a killed process, and is faster.
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"

@@ -2,6 +2,7 @@
 
 from __future__ import annotations
 
+from app.campaigns.rules import orders_public
 from app.core.errors import N_
 
 KINDS = {
@@ -30,3 +31,10 @@ def refund(paid: int, *, confirmed: bool, sale_loss_percent: int) -> int:
     if not confirmed:
         return paid
     return paid * (100 - sale_loss_percent) // 100
+
+
+def seen_by_owner_alone(campaign, kind: str, round_: int) -> bool:
+    """A ledger entry nobody but its owner sees (R11.2): a gold transfer, always (R8.11), and a
+    mission-alliance fee of a round whose Battles have not begun (R8.8). The same condition in
+    SQL is app/visibility.py's `_hidden_entries`."""
+    return kind == "transfer" or (kind == "alliance_fee" and round_ == campaign.round and not orders_public(campaign, round_))

@@ -17,8 +17,9 @@ from app.core.errors import N_, DomainError
 from app.core.pagination import paginate
 from app.core.types import MAX_AMOUNT
 from app.gold.models import LedgerEntry, Transfer
-from app.gold.rules import KINDS
+from app.gold.rules import KINDS, seen_by_owner_alone
 from app.live import service as live
+from app.versions.audience import declared
 from app.visibility import (
     Viewer,
     acting_player,
@@ -29,6 +30,11 @@ from app.visibility import (
     secret_ledger_filter,
     viewer_for,
 )
+
+
+def _gms_see(campaign: Campaign, kind: str) -> bool:
+    transfers = (campaign.modules or {}).get("gold_transfers")
+    return not transfers and not seen_by_owner_alone(campaign, kind, campaign.round)
 
 
 def change(
@@ -45,6 +51,9 @@ def change(
             .where(Player.id == player_id, Player.campaign_id == campaign.id, Player.gold + amount >= 0)
             .values(gold=Player.gold + amount)
             .returning(Player.gold)
+            # Who sees the balance change (R11.2): its owner, and the GMs unless gold transfers are
+            # on or the entry is one they do not see.
+            .execution_options(**declared(campaign.id, (player_id,), gms=_gms_see(campaign, kind)))
         )
         balance = session.execute(statement).scalar_one_or_none()
         if balance is None:

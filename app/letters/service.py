@@ -22,6 +22,7 @@ from app.core.pagination import Page, paginate
 from app.letters import rules
 from app.letters.models import Letter
 from app.live import service as live
+from app.versions.audience import declared
 from app.visibility import (
     Viewer,
     is_letter_recipient,
@@ -100,12 +101,13 @@ def thread(session: Session, *, actor: User, campaign_id: int, letter_id: int, o
     result = Thread(viewer=viewer, letter=asked, letters=rows)
     if open_:
         unread = [row.id for row in rows if row.read_at is None and is_letter_recipient(viewer, row)]
-        if unread and _mark_read_on_the_side(session, viewer.campaign.id, unread):
+        parties = {p for row in rows if row.id in unread for p in (row.from_player_id, row.to_player_id)}
+        if unread and _mark_read_on_the_side(session, viewer.campaign.id, unread, parties):
             result.opened = set(unread)
     return result
 
 
-def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[int]) -> bool:
+def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[int], parties: set[int]) -> bool:
     """A write a read request makes (opening a thread marks its letters read): in a savepoint,
     so that on a busy SQLite (another writer committed first) it is skipped — the letters stay
     unread until the next opening — instead of failing the page."""
@@ -116,7 +118,8 @@ def _mark_read_on_the_side(session: Session, campaign_id: int, letter_ids: list[
                 update(Letter)
                 .where(Letter.campaign_id == campaign_id, Letter.id.in_(letter_ids), Letter.read_at.is_(None))
                 .values(read_at=utcnow())
-                .execution_options(synchronize_session="evaluate")
+                # Who sees the read marks (app/versions/audience.py): the letters' two parties.
+                .execution_options(synchronize_session="evaluate", **declared(campaign_id, parties, gms=None in parties))
             )
         return True
     except OperationalError:

@@ -17,6 +17,7 @@ from app.battles.models import Arrival
 from app.campaigns import rules as campaign_rules
 from app.campaigns import service as campaigns
 from app.campaigns.models import Campaign, Player
+from app.campaigns.rules import PUBLIC_ORDER_PHASES
 from app.catalog.catalog import Catalog
 from app.chronicle import service as chronicle
 from app.core.db import read_rows
@@ -32,7 +33,7 @@ from app.rounds.gate import missing_for_twilight as missing_for_twilight  # the 
 from app.rounds.gate import results_in as results_in
 from app.rounds.models import TwilightChoice
 from app.settlement import service as settlement
-from app.visibility import PUBLIC_ORDER_PHASES, Viewer, gm_viewer, kept, viewer_for, visible_ransoms
+from app.visibility import Viewer, gm_viewer, kept, viewer_for, visible_ransoms
 
 # --- phases -----------------------------------------------------------------------------------
 

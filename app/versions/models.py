@@ -12,3 +12,16 @@ class CampaignVersion(SQLModel, table=True):
     __tablename__ = "campaign_version"
     campaign_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     version: int = 0
+
+
+class AudienceVersion(SQLModel, table=True):
+    """How many committed transactions changed what one audience of a campaign sees (issue 37):
+    user 0 is every member of it (campaign 0, user 0: changes placed in no campaign), any other
+    user id is that user alone. A page's cheap revalidation is keyed by the viewer's two rows,
+    so a secret act moves only the rows of those who may see it (app/versions/audience.py) and
+    the timing of anyone else's revalidation stays as it was (R11.2). No foreign key, as above."""
+
+    __tablename__ = "audience_version"
+    campaign_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    user_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    version: int = 0

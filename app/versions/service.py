@@ -19,8 +19,8 @@ from app.core.db import read_rows
 from app.versions.models import CampaignVersion
 
 EVERYWHERE = 0
-# Tables whose rows no campaign page shows (logins, sessions, tokens) or that are this
-# bookkeeping itself.
+# Tables whose rows no campaign page shows (logins, sessions, tokens, a user's imports and
+# mail) or that are this bookkeeping itself.
 IGNORED = {
     "user_account",
     "user_session",
@@ -29,8 +29,11 @@ IGNORED = {
     "live_event",
     "live_audience",
     "campaign_version",
+    "audience_version",
     "digest_subscription",
     "idempotency_key",
+    "import_start",
+    "digest_confirmation_mail",
 }
 # Rows without a campaign id, placed through their parent: table -> (column, parent table).
 PARENTS = {

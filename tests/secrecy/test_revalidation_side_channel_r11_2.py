@@ -1,8 +1,10 @@
 """SPEC R11.2, side channels: when only someone else's secret changed, a viewer's page costs
 the same work as before — the same SQL statements and the same templates drawn, not only the
-same answer. A page answered from a memory of "nothing changed" (issue 37 tried it) is cheaper
-while nobody acts and dearer after a hidden act, so its timing told a player that another had
-bought, written or sent something they cannot see."""
+same answer. A page answered from a memory of "nothing changed in the campaign" (issue 37
+tried it first) was cheaper while nobody acted and dearer after a hidden act, so its timing
+told a player that another had bought, written or sent something they cannot see. The memory
+is now keyed by what the viewer may see (app/versions/audience.py): the revalidation after a
+hidden act is answered from it as before."""
 
 from __future__ import annotations
 

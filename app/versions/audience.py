@@ -1,0 +1,293 @@
+"""Who sees each change (issue 37, SPEC R11.2): the counters a page's cheap revalidation is
+keyed by (app/core/page_cache.py). Each committed transaction moves, for every campaign it
+touched, the row of every member (user 0) when anything a member may see changed, and
+otherwise only the rows of the users who may see what it changed: an order before Battles
+moves its owner's and the GMs' rows, a letter or a gold transfer its two parties' rows, a
+mission alliance before Battles its members' rows. So a viewer's key moves exactly when
+something they may see changed, and the timing of their revalidation cannot tell them that
+someone acted out of their sight.
+
+Too many bumps cost a drawing; too few would answer 304 to a changed page. So what is not
+known to be secret moves every member's row, and what cannot be placed in one campaign moves
+row (0, 0), which every key carries. The test suite checks the second half: with
+`Settings.revalidation_check`, a page drawn again for the same request and the same key must
+be the same page (app/core/page_cache.py). The secrecy tests check the first."""
+
+from __future__ import annotations
+
+from collections import defaultdict
+from dataclasses import dataclass, field
+
+from sqlalchemy import event, inspect, select, text
+from sqlmodel import Session, SQLModel
+
+from app.campaigns.models import Campaign
+from app.campaigns.rules import orders_public
+from app.gold.rules import seen_by_owner_alone
+from app.versions.models import AudienceVersion
+from app.versions.service import IGNORED, PARENTS, _campaign_in
+
+EVERYONE = 0
+KEY = "audiences_touched"
+# Parents of rows that carry no campaign id of their own, besides app/versions/service.py's.
+ROW_PARENTS = {**PARENTS, "battle_photo": ("battle_id", "battle")}
+# Whose rows a change of these tables moves (R11.2's matrix; tests/secrecy/world.py ORACLE):
+# the players in the named columns, and the GMs where they may see it too.
+OWNED = {
+    "company": (("player_id",), True),
+    "settlement": (("player_id",), True),
+    "ransom": (("owner_player_id", "captor_player_id"), True),
+    "transfer": (("from_player_id", "to_player_id"), False),
+}
+GMS_ONLY = {"audit_entry", "webhook", "webhook_delivery", "screen_link"}
+ALLIANCES = {"mission_alliance": "id", "mission_alliance_member": "alliance_id"}
+# What everyone sees of a warband (where it stands, on the map); the rest is its owner's,
+# and its name the GMs' too (the orders they see name it).
+WARBAND_PUBLIC = {"location_place_id", "player_id", "campaign_id"}
+# The columns the rules below read, kept from each flushed row (a deleted row's are gone later).
+READ = (
+    "id",
+    "campaign_id",
+    "player_id",
+    "round",
+    "kind",
+    "user_id",
+    "alliance_id",
+    "owner_player_id",
+    "captor_player_id",
+    "from_player_id",
+    "to_player_id",
+    "initiator_player_id",
+    *{column for column, _parent in ROW_PARENTS.values()},
+)
+
+
+@dataclass
+class Seen:
+    """Who may see what one transaction changed in one campaign."""
+
+    everyone: bool = False
+    players: set[int] = field(default_factory=set)
+    users: set[int] = field(default_factory=set)
+    gms: bool = False
+
+    def owned(self, players, gms: bool) -> None:
+        self.players.update(p for p in players if p is not None)
+        self.gms = self.gms or gms
+
+
+@dataclass
+class Touched:
+    facts: list[tuple[str, dict, frozenset | None]] = field(default_factory=list)
+    declared: dict[int, Seen] = field(default_factory=lambda: defaultdict(Seen))
+    everywhere: bool = False
+
+
+def _touched(session: Session) -> Touched:
+    return session.info.setdefault(KEY, Touched())
+
+
+def _fact(session: Session, table: str | None, row: dict, changed: frozenset | None) -> None:
+    if table is None or table in IGNORED:
+        return
+    _touched(session).facts.append((table, row, changed))
+
+
+def _row_of(obj) -> dict:
+    return {name: getattr(obj, name) for name in READ if hasattr(obj, name)}
+
+
+@event.listens_for(Session, "after_flush")
+def _after_flush(session, _context) -> None:
+    for obj in (*session.new, *session.deleted):
+        _fact(session, getattr(obj, "__tablename__", None), _row_of(obj), None)
+    for obj in session.dirty:
+        changed = frozenset(a.key for a in inspect(obj).attrs if a.history.has_changes())
+        if changed:
+            _fact(session, getattr(obj, "__tablename__", None), _row_of(obj), changed)
+
+
+def declared(campaign_id: int, players=(), gms: bool = False) -> dict:
+    """The execution option of a bulk statement on a secret table: who may see its change."""
+    return {"audience": (campaign_id, tuple(players), gms)}
+
+
+@event.listens_for(Session, "do_orm_execute")
+def _bulk(state) -> None:
+    if not (state.is_update or state.is_delete or state.is_insert):
+        return
+    name = getattr(getattr(state.statement, "table", None), "name", None)
+    if name is None or name in IGNORED:
+        return
+    said = state.execution_options.get("audience")
+    touched = _touched(state.session)
+    if said is not None:
+        touched.declared[said[0]].owned(said[1], said[2])
+        return
+    if state.is_insert:
+        rows = state.parameters if isinstance(state.parameters, list) else [state.parameters or {}]
+        for row in rows:
+            _fact(state.session, name, dict(row), None)
+        return
+    campaign = _campaign_in(getattr(state.statement, "whereclause", None))
+    if campaign is None:
+        touched.everywhere = True
+    elif name in GMS_ONLY:
+        touched.declared[campaign].gms = True
+    else:
+        touched.declared[campaign].everyone = True
+
+
+# PostgreSQL and SQLite write an upsert alike (as app/versions/service.py's).
+_BUMP = text(
+    f"INSERT INTO {AudienceVersion.__tablename__} (campaign_id, user_id, version) VALUES (:campaign_id, :user_id, 1) "
+    f"ON CONFLICT (campaign_id, user_id) DO UPDATE SET version = {AudienceVersion.__tablename__}.version + 1"
+)
+
+
+def _rows(session: Session, table: str, column: str, ids) -> list:
+    rows = SQLModel.metadata.tables[table]
+    return list(session.execute(select(rows).where(rows.c[column].in_(sorted(ids)))).mappings())
+
+
+def _with_parents(session: Session, facts: list) -> list:
+    """Each fact of a row placed through its parent, with the parent's campaign and player
+    (read, or taken from the same transaction's facts where the parent is gone)."""
+    wanted: dict[str, set] = defaultdict(set)
+    for table, row, _changed in facts:
+        if table in ROW_PARENTS and row.get("campaign_id") is None and row.get(ROW_PARENTS[table][0]) is not None:
+            wanted[ROW_PARENTS[table][1]].add(row[ROW_PARENTS[table][0]])
+    if not wanted:
+        return facts
+    parents = {(table, row["id"]): row for table, row, _changed in facts if "id" in row}
+    for parent, ids in wanted.items():
+        parents.update({(parent, row["id"]): row for row in _rows(session, parent, "id", ids)})
+    placed = []
+    for table, row, changed in facts:
+        if table in ROW_PARENTS and row.get("campaign_id") is None:
+            column, parent = ROW_PARENTS[table]
+            found = parents.get((parent, row.get(column)), {})
+            row = {**row, "campaign_id": found.get("campaign_id"), "owner_player_id": found.get("player_id")}
+        placed.append((table, row, changed))
+    return placed
+
+
+def _alliances(session: Session, ids: set, facts_rows: dict, seen: dict) -> None:
+    """A mission alliance before its round's Battles: its members and invitees; from then on,
+    everyone (R8.8)."""
+    found = {row["id"]: row for row in _rows(session, "mission_alliance", "id", ids)}
+    members: dict[int, set] = defaultdict(set)
+    for row in _rows(session, "mission_alliance_member", "alliance_id", ids):
+        members[row["alliance_id"]].add(row["player_id"])
+    for alliance_id in ids:
+        row = found.get(alliance_id) or facts_rows.get(alliance_id)
+        if row is None:
+            continue  # gone with its campaign: that change moved everyone's row
+        campaign = _campaign(session, row["campaign_id"])
+        if campaign is None or orders_public(campaign, row["round"]):
+            seen[row["campaign_id"]].everyone = True
+        else:
+            seen[row["campaign_id"]].owned({row["initiator_player_id"], *members[alliance_id]}, False)
+
+
+def _campaign(session: Session, campaign_id: int) -> Campaign | None:
+    with session.no_autoflush:
+        return session.get(Campaign, campaign_id)
+
+
+def _place(session: Session, table: str, row: dict, changed, seen: Seen) -> None:
+    """Who may see this change of one row (R11.2)."""
+    if table in GMS_ONLY:
+        seen.gms = True
+    elif table in OWNED:
+        seen.owned((row.get(column) for column in OWNED[table][0]), OWNED[table][1])
+    elif table == "letter":
+        # A letter's parties; a party missing is the game master (R8.12).
+        parties = (row.get("from_player_id"), row.get("to_player_id"))
+        seen.owned(parties, None in parties)
+    elif table == "ledger_entry":
+        campaign = _campaign(session, row["campaign_id"])
+        alone = campaign is None or seen_by_owner_alone(campaign, row.get("kind", ""), row.get("round", 0))
+        seen.owned((row.get("player_id"),), not alone)
+    elif table == "player" and changed is not None and changed <= {"gold"}:
+        campaign = _campaign(session, row["campaign_id"])
+        seen.owned((row["id"],), campaign is not None and not (campaign.modules or {}).get("gold_transfers"))
+    elif table == "warband_order":
+        campaign = _campaign(session, row["campaign_id"])
+        if campaign is None or orders_public(campaign, row["round"]):
+            seen.everyone = True
+        else:
+            seen.owned((row.get("player_id"),), True)
+    elif table == "warband" and changed is not None and not changed & WARBAND_PUBLIC:
+        seen.owned((row.get("player_id"),), True)
+    elif table in ("warband_member", "company_model", "company_item"):
+        seen.owned((row.get("owner_player_id"),), table != "warband_member")
+    elif table == "calendar_link":
+        seen.users.add(row["user_id"])
+    else:
+        seen.everyone = True
+
+
+def _seen(session: Session, touched: Touched) -> dict[int, Seen]:
+    seen = touched.declared
+    alliances: set = set()
+    alliance_rows: dict = {}
+    for table, row, changed in _with_parents(session, touched.facts):
+        campaign_id = row.get("id") if table == "campaign" else row.get("campaign_id")
+        if campaign_id is None:
+            touched.everywhere = True
+        elif table in ALLIANCES:
+            alliances.add(row.get(ALLIANCES[table]))
+            if table == "mission_alliance":
+                alliance_rows[row["id"]] = row
+            seen[campaign_id].owned((row.get("player_id"),), False)
+        else:
+            _place(session, table, row, changed, seen[campaign_id])
+    alliances.discard(None)
+    if alliances:
+        _alliances(session, alliances, alliance_rows, seen)
+    return seen
+
+
+def _users(session: Session, seen: dict[int, Seen]) -> set[tuple[int, int]]:
+    """The rows to move: (campaign, 0) where everyone may see the change, else each user's."""
+    rows = {(c, EVERYONE) for c, s in seen.items() if s.everyone}
+    private = {c: s for c, s in seen.items() if not s.everyone}
+    players = {p for s in private.values() for p in s.players}
+    if players:
+        table = SQLModel.metadata.tables["player"]
+        found = session.execute(select(table.c.campaign_id, table.c.user_id).where(table.c.id.in_(sorted(players))))
+        rows |= {(c, u) for c, u in found if c in private}
+    gms = sorted(c for c, s in private.items() if s.gms)
+    if gms:
+        table = SQLModel.metadata.tables["game_master"]
+        rows |= {
+            (c, u) for c, u in session.execute(select(table.c.campaign_id, table.c.user_id).where(table.c.campaign_id.in_(gms)))
+        }
+        for c in gms:
+            campaign = _campaign(session, c)
+            if campaign is not None:
+                rows.add((c, campaign.gm_user_id))
+    rows |= {(c, u) for c, s in private.items() for u in s.users}
+    return rows
+
+
+@event.listens_for(Session, "before_commit")
+def _bump(session: Session) -> None:
+    """As the transaction's last statements, in one order (so that, on PostgreSQL, the row
+    locks they take wait for nobody who waits for them)."""
+    session.flush()
+    touched = session.info.pop(KEY, None)
+    if touched is None or not (touched.facts or touched.declared or touched.everywhere):
+        return
+    rows = _users(session, _seen(session, touched))
+    if touched.everywhere:
+        rows.add((0, EVERYONE))
+    if rows:
+        session.execute(_BUMP, [{"campaign_id": c, "user_id": u} for c, u in sorted(rows)])
+    session.info.pop(KEY, None)
+
+
+@event.listens_for(Session, "after_rollback")
+def _forget(session) -> None:
+    session.info.pop(KEY, None)

@@ -1,0 +1,125 @@
+"""Issue 37 (an unchanged page's 304 at most 1.5× the bare route), SPEC R11.2: a campaign page's
+revalidation is answered from memory, without the route, while its viewer's key stands
+(app/core/revalidation.py); any change the viewer may see moves the key and draws the page
+again; a change hidden from them leaves the key, and so the work of their revalidation, as it
+was. What the memory answers is the 304 the page would have given, header for header."""
+
+from __future__ import annotations
+
+import pytest
+
+from app.core import templating
+from app.core.revalidation import Unchanged
+from app.versions import audience
+from tests.builders.battles import two_player_battle
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy
+from tests.builders.pages import login, post
+
+VARYING = {"x-request-id", "date"}
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    names: list[str] = []
+    real = templating.env.get_template
+
+    def counted(name, *args, **kwargs):
+        names.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(templating.env, "get_template", counted)
+    return names
+
+
+def _browser(make_client, nickname: str):
+    b = make_client()
+    login(b, nickname)
+    b.get("/")  # shows (and clears) the login's flash message
+    return b
+
+
+def _headers(r) -> list:
+    return sorted((k, v) for k, v in r.headers.multi_items() if k.lower() not in VARYING)
+
+
+def _from_memory(browser, url: str, etag: str, count_statements, drawn, **headers):
+    drawn.clear()
+    with count_statements() as counted:
+        r = browser.get(url, headers={"If-None-Match": etag, **headers})
+    return r, counted.count, list(drawn)
+
+
+def test_a_second_revalidation_is_answered_from_memory_with_the_same_304(client, make_client, count_statements, drawn):
+    gm, cid, players, places = running_campaign(client, 2)
+    anna = _browser(make_client, "player0")
+    for page in ("", "/map", "/players", "/battles", "/chronicle", "/orders"):
+        url = f"/campaigns/{cid}{page}"
+        etag = anna.get(url).headers["etag"]
+        kept, statements, templates = _from_memory(anna, url, etag, count_statements, drawn)
+        assert kept.status_code == 304 and kept.content == b""
+        assert (statements, templates) == (1, []), f"{url}: {statements} statements, {templates}"
+        # A header no page reads, and not in the request's key: the page is drawn, to the same 304.
+        drawn_304, _, templates = _from_memory(anna, url, etag, count_statements, drawn, **{"X-Other": "1"})
+        assert drawn_304.status_code == 304 and templates, url
+        assert _headers(kept) == _headers(drawn_304), url
+        assert kept.headers["x-request-id"] != drawn_304.headers["x-request-id"]
+        # Another ETag, another query, an htmx request: drawn.
+        assert _from_memory(anna, url, 'W/"other"', count_statements, drawn)[0].status_code == 200
+        assert _from_memory(anna, f"{url}?tab=x", etag, count_statements, drawn)[2]
+        assert _from_memory(anna, url, etag, count_statements, drawn, **{"HX-Request": "true"})[2]
+
+
+def test_a_change_the_viewer_may_see_draws_the_page_and_one_hidden_from_them_does_not(
+    client, make_client, count_statements, drawn
+):
+    gm, cid, players, places = running_campaign(client, 2)
+    anna, borys = _browser(make_client, "player0"), _browser(make_client, "player1")
+    url = f"/campaigns/{cid}/company"
+    for browser in (anna, borys):
+        browser.etag = browser.get(url).headers["etag"]
+    buy(client, cid, players[0], "orcs.krusher", faction="orcs")  # anna's: hidden from borys
+    mine, _, templates = _from_memory(anna, url, anna.etag, count_statements, drawn)
+    assert mine.status_code == 200 and templates and mine.headers["etag"] != anna.etag
+    theirs, statements, templates = _from_memory(borys, url, borys.etag, count_statements, drawn)
+    assert (theirs.status_code, statements, templates) == (304, 1, [])
+    renamed = client.patch(f"/api/v1/campaigns/{cid}", json={"name": "Renamed"}, headers=gm)
+    assert renamed.status_code == 200, renamed.text
+    fresh, _, templates = _from_memory(borys, url, borys.etag, count_statements, drawn)
+    assert fresh.status_code == 200 and "Renamed" in fresh.text and templates
+
+
+def test_an_ended_session_or_a_waiting_flash_is_never_answered_from_memory(client, make_client, count_statements, drawn):
+    gm, cid, players, places = running_campaign(client, 2)
+    anna = _browser(make_client, "player0")
+    url = f"/campaigns/{cid}"
+    etag = anna.get(url).headers["etag"]
+    _from_memory(anna, url, etag, count_statements, drawn)
+    anna.cookies.set("hideout_flash", "x")
+    assert _from_memory(anna, url, etag, count_statements, drawn)[2], "a flash message is drawn"
+    anna.cookies.delete("hideout_flash")
+    assert post(anna, "/logout").status_code == 303
+    gone = anna.get(url, headers={"If-None-Match": etag}, follow_redirects=False)
+    assert gone.status_code in (302, 303, 401), gone.status_code
+
+
+def test_the_battle_page_with_its_clock_is_always_drawn(client, make_client, count_statements, drawn):
+    gm, cid, players, battle_id = two_player_battle(client)
+    anna = _browser(make_client, "player0")
+    url = f"/campaigns/{cid}/battles/{battle_id}"
+    etag = anna.get(url).headers["etag"]
+    for _ in range(2):
+        assert _from_memory(anna, url, etag, count_statements, drawn)[2]
+
+
+def test_the_suites_check_fails_a_change_that_moves_no_counter(client, make_client, monkeypatch):
+    """The check behind every page the suite draws: with the campaign's changes moving no
+    viewer's row, a renamed campaign drawn again under the same key fails the request."""
+    gm, cid, players, places = running_campaign(client, 2)
+    anna = _browser(make_client, "player0")
+    url = f"/campaigns/{cid}"
+    anna.get(url)
+    monkeypatch.setattr(audience, "_users", lambda session, seen: set())
+    assert client.patch(f"/api/v1/campaigns/{cid}", json={"name": "Renamed"}, headers=gm).status_code == 200
+    with pytest.raises(Unchanged):
+        anna.get(url)
