@@ -62,7 +62,7 @@ class Drawn:
     viewer: Hashable
     etag: str
     body: bytes  # its digest, for the suite's check
-    headers: tuple[tuple[bytes, bytes], ...]
+    headers: tuple[tuple[bytes, bytes], ...]  # but the ETag
     at: float
 
 
@@ -75,6 +75,9 @@ class Revalidations:
     def __init__(self, viewer_key: ViewerKey) -> None:
         self.viewer_key = viewer_key
         self.drawn: OrderedDict[bytes, Drawn] = OrderedDict()
+        # The headers of a 304 but its ETag, kept once for every page that answers with them
+        # (the security headers and the cache's word make up most of an entry, alike in all).
+        self.headers: dict[tuple, tuple] = {}
 
     async def key(self, scope: Scope, asked: bool) -> tuple[bytes, Hashable] | None:
         """The request's key and its viewer's, for a campaign page's GET by a logged-in viewer
@@ -112,7 +115,10 @@ class Revalidations:
             before = self.drawn.get(key[0])
             if before is not None and before.viewer == key[1] and before.body != digest:
                 raise Unchanged(f"drawn anew with the same viewer's key {key[1]!r}: a change moved no counter")
-        self.drawn[key[0]] = Drawn(key[1], etag, digest, tuple(headers), time.monotonic())
+        kept = tuple(h for h in headers if h[0] != b"etag")
+        if len(self.headers) > SIZE:
+            self.headers.clear()
+        self.drawn[key[0]] = Drawn(key[1], etag, digest, self.headers.setdefault(kept, kept), time.monotonic())
         self.drawn.move_to_end(key[0])
         while len(self.drawn) > SIZE:
             self.drawn.popitem(last=False)
