@@ -110,7 +110,11 @@ class PageCache:
             return False
         incoming = dict(scope["headers"]).get(REQUEST_ID_HEADER.lower().encode())
         request_id = request_id_for(incoming.decode("latin-1") if incoming else None)
-        headers = [*drawn.headers, (b"etag", drawn.etag.encode("latin-1")), (REQUEST_ID_HEADER.lower().encode(), request_id.encode())]
+        headers = [
+            *drawn.headers,
+            (b"etag", drawn.etag.encode("latin-1")),
+            (REQUEST_ID_HEADER.lower().encode(), request_id.encode()),
+        ]
         await send({"type": "http.response.start", "status": 304, "headers": headers})
         await send({"type": "http.response.body", "body": b"", "more_body": False})
         log_answered(scope, 304, started, request_id)
