@@ -17,6 +17,7 @@ from app.core.migrate import upgrade
 from app.core.settings import get_settings
 from app.exports import cli as exports_cli
 from app.season import cli as season_cli
+from app.versions import audience  # noqa: F401  (a command that writes counts who sees its writes, issue 37)
 from app.webhooks import cli as webhooks_cli
 
 # The domains (app.wiring, app.demo, the catalog importer, the server) are imported by the

@@ -52,6 +52,7 @@ from app.core.live import broker, close_streams_on_exit
 from app.core.logging import RequestLogMiddleware, configure_logging
 from app.core.nul import reject_nul
 from app.core.page_cache import PageCache
+from app.core.revalidation import Revalidations
 from app.core.security import CSRF_COOKIE, SESSION_COOKIE
 from app.core.settings import PACKAGE, Settings, get_settings
 from app.core.spliced import SplicedGzip
@@ -313,7 +314,8 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(RequestLogMiddleware, on_error=internal_error)
     app.add_middleware(CookiesAndHeaders, settings=settings)
     # Outside it, so that a 304 keeps the cookies and headers: ETags and Cache-Control of pages.
-    app.add_middleware(PageCache, viewer_key=revalidation.viewer_key)
+    app.state.revalidations = Revalidations(revalidation.viewer_key)
+    app.add_middleware(PageCache, revalidations=app.state.revalidations)
     app.add_middleware(SplicedGzip, level=GZIP_LEVEL)
     # Outermost: HTML, JSON, CSS, JS and SVG above 500 bytes go out compressed (not the live
     # stream: Starlette leaves text/event-stream alone); a page with kept fragments (a map's

@@ -37,6 +37,7 @@ from app.rounds import pages as round_pages
 from app.season import pages as season_pages
 from app.season import reminders, scheduler
 from app.season import service as season_service
+from app.versions import audience  # noqa: F401  (every process that writes counts who sees its writes, issue 37)
 from app.warbands import pages as warband_pages
 from app.warbands import service as warbands
 from app.warbands import undo

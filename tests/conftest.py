@@ -147,6 +147,8 @@ def _isolate(request):
         # A remembered world is the same campaign, down to its creation time, as the one an
         # earlier test drew: each test starts with no map drawn, as a campaign built anew had.
         request.getfixturevalue("app").state.map_drawings = Drawings()
+        # Its change counters too are as an earlier test left them: no page is known unchanged.
+        request.getfixturevalue("app").state.revalidations.forget()
     yield
     if engine is None:
         return

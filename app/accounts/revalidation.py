@@ -46,7 +46,8 @@ _CHECK = _KEY.execution_options(revalidation_check=True)
 
 def viewer_key(app, token: str, campaign_id: int, check_only: bool = False) -> Hashable | None:
     """None where the page must be drawn: no live session, or one its login would end or
-    touch (the login does that, app/accounts/service.py)."""
+    touch (the login does that, app/accounts/service.py). The key holds besides the catalog's
+    generation: pages show what it says, and an imported file changes it with no write."""
     params = {"token_hash": token_digest(app.state.secret_key, token), "campaign_id": campaign_id}
     with app.state.engine.connect() as connection:
         row = connection.execute(_CHECK if check_only else _KEY, params).first()
@@ -55,4 +56,16 @@ def viewer_key(app, token: str, campaign_id: int, check_only: bool = False) -> H
     now = utcnow()
     if session_over(row, app.state.settings, now) or rules.session_needs_touch(last_seen_at=aware(row.last_seen_at), now=now):
         return None
-    return (campaign_id, row.user_id, row.acts, row.locale, row.time_zone, row.every_member, row.mine, row.nowhere)
+    catalog = app.state.catalog
+    catalog.get()  # reloaded if its files changed: the shop's prices and names are the catalog's
+    return (
+        campaign_id,
+        row.user_id,
+        row.acts,
+        row.locale,
+        row.time_zone,
+        row.every_member,
+        row.mine,
+        row.nowhere,
+        catalog.generation,
+    )

@@ -202,6 +202,7 @@ class CatalogStore:
         self._stamp: tuple | None = None
         self._catalog: Catalog | None = None
         self._checked = -math.inf
+        self.generation = 0  # one more with every load: a page's cheap revalidation keys by it (issue 37)
 
     def _current_stamp(self) -> tuple:
         stamp = []
@@ -225,5 +226,6 @@ class CatalogStore:
                 if stamp != self._stamp:
                     self._catalog = load(self.dirs)
                     self._stamp = stamp
+                    self.generation += 1
         self._checked = now
         return self._catalog

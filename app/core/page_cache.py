@@ -26,7 +26,7 @@ from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
 from app.core.logging import REQUEST_ID_HEADER, log_answered, request_id_for
-from app.core.revalidation import STATE, Revalidations, Unchanged, ViewerKey
+from app.core.revalidation import STATE, Revalidations, Unchanged
 
 NO_STORE = "private, no-store"
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
@@ -58,9 +58,9 @@ class PageCache:
     """Pure ASGI, outside the cookies-and-headers middleware (so that a 304 keeps its cookies
     and security headers) and inside compression (so that the digest is of the page itself)."""
 
-    def __init__(self, app: ASGIApp, viewer_key: ViewerKey | None = None) -> None:
+    def __init__(self, app: ASGIApp, revalidations: Revalidations | None = None) -> None:
         self.app = app
-        self.revalidations = Revalidations(viewer_key) if viewer_key is not None else None
+        self.revalidations = revalidations
 
     async def __call__(self, scope: Scope, receive: Receive, send: Send) -> None:
         if scope["type"] != "http":

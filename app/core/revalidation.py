@@ -28,6 +28,7 @@ from starlette.types import Scope
 
 from app.core.db import read_slot
 from app.core.flash import FLASH_COOKIE
+from app.core.logging import log
 from app.core.security import SESSION_COOKIE
 from app.core.types import MAX_ID
 
@@ -79,6 +80,10 @@ class Revalidations:
         # (the security headers and the cache's word make up most of an entry, alike in all).
         self.headers: dict[tuple, tuple] = {}
 
+    def forget(self) -> None:
+        """Every page drawn anew (the test suite, whose database goes back to a remembered state)."""
+        self.drawn.clear()
+
     async def key(self, scope: Scope, asked: bool) -> tuple[bytes, Hashable] | None:
         """The request's key and its viewer's, for a campaign page's GET by a logged-in viewer
         with no flash message waiting (a page carrying one is not the page a revalidation
@@ -92,11 +97,15 @@ class Revalidations:
         token = cookies.get(SESSION_COOKIE)
         if not token or FLASH_COOKIE in cookies:
             return None
-        if asked:
-            async with read_slot(app):
-                viewer = await run_in_threadpool(self.viewer_key, app, token, campaign_id, False)
-        else:  # the suite's check alone: read here, not in a worker thread the page would not cross into
-            viewer = self.viewer_key(app, token, campaign_id, True)
+        try:
+            if asked:
+                async with read_slot(app):
+                    viewer = await run_in_threadpool(self.viewer_key, app, token, campaign_id, False)
+            else:  # the suite's check alone: read here, not in a worker thread the page would not cross into
+                viewer = self.viewer_key(app, token, campaign_id, True)
+        except Exception:  # noqa: BLE001 — the database unreachable or busy: the route answers, as without memory
+            log.warning("revalidation_key_unread", exc_info=True)
+            return None
         if viewer is None:
             return None
         read = [(k, v) for k, v in scope["headers"] if k not in UNREAD]

@@ -9,6 +9,7 @@ from functools import lru_cache
 from sqlalchemy import bindparam, event, func, insert, text, union_all
 from sqlmodel import Session, col, delete, select
 
+from app.core import commit_steps
 from app.core.db import read_rows, utcnow
 from app.core.live import LOCK_SPACE, campaign_key, wake_after_commit
 from app.core.page_head import HeadRead, kept_in_head
@@ -53,7 +54,7 @@ def _drop_pending(session: Session) -> None:
     session.info.pop("live_pending", None)
 
 
-@event.listens_for(Session, "before_commit")
+@commit_steps.before_commit(commit_steps.LIVE_EVENTS)
 def _write_pending(session: Session) -> None:
     pending = session.info.pop("live_pending", None)
     if not pending:

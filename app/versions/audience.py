@@ -23,6 +23,7 @@ from sqlmodel import Session, SQLModel
 
 from app.campaigns.models import Campaign
 from app.campaigns.rules import orders_public
+from app.core import commit_steps
 from app.gold.rules import seen_by_owner_alone
 from app.versions.models import AudienceVersion
 from app.versions.service import IGNORED, PARENTS, _campaign_in
@@ -35,14 +36,30 @@ ROW_PARENTS = {**PARENTS, "battle_photo": ("battle_id", "battle")}
 # the players in the named columns, and the GMs where they may see it too.
 OWNED = {
     "company": (("player_id",), True),
-    "settlement": (("player_id",), True),
     "ransom": (("owner_player_id", "captor_player_id"), True),
     "transfer": (("from_player_id", "to_player_id"), False),
 }
 GMS_ONLY = {"audit_entry", "webhook", "webhook_delivery", "screen_link"}
+# Who counts as an alliance's member or invitee (app/visibility.py `_ALLIANCES_OF_PLAYER`).
+IN_ALLIANCE = ("invited", "member")
+# Rows the database deletes with their parent (ON DELETE CASCADE), which no flush shows: read
+# before the parent's delete, so that those who saw them see them go (a warband disbanded
+# leaves its past battles, arrivals, orders and settlements; a model sold, the ransom asked
+# for it).
+CASCADES = {
+    "warband": (
+        ("arrival", "warband_id"),
+        ("battle_warband", "warband_id"),
+        ("warband_order", "warband_id"),
+        ("settlement", "warband_id"),
+    ),
+    "company_model": (("ransom", "model_id"),),
+}
 ALLIANCES = {"mission_alliance": "id", "mission_alliance_member": "alliance_id"}
-# What everyone sees of a warband (where it stands, on the map); the rest is its owner's,
-# and its name the GMs' too (the orders they see name it).
+# What everyone sees of a warband (where it stands, on the map). The rest is its owner's
+# (tests/secrecy/world.py ORACLE) until it is public: with the movement module on (the map's
+# place sheets name the warbands standing there) or once it has sent an order or arrived
+# somewhere (a past round's orders and arrivals name it).
 WARBAND_PUBLIC = {"location_place_id", "player_id", "campaign_id"}
 # The columns the rules below read, kept from each flushed row (a deleted row's are gone later).
 READ = (
@@ -58,6 +75,8 @@ READ = (
     "from_player_id",
     "to_player_id",
     "initiator_player_id",
+    "status",
+    "guild_id",
     *{column for column, _parent in ROW_PARENTS.values()},
 )
 
@@ -95,6 +114,15 @@ def _fact(session: Session, table: str | None, row: dict, changed: frozenset | N
 
 def _row_of(obj) -> dict:
     return {name: getattr(obj, name) for name in READ if hasattr(obj, name)}
+
+
+@event.listens_for(Session, "before_flush")
+def _cascades(session, _context, _instances) -> None:
+    for obj in session.deleted:
+        for child, column in CASCADES.get(getattr(obj, "__tablename__", ""), ()):
+            with session.no_autoflush:
+                for row in _rows(session, child, column, {obj.id}):
+                    _fact(session, child, dict(row), None)
 
 
 @event.listens_for(Session, "after_flush")
@@ -178,7 +206,8 @@ def _alliances(session: Session, ids: set, facts_rows: dict, seen: dict) -> None
     found = {row["id"]: row for row in _rows(session, "mission_alliance", "id", ids)}
     members: dict[int, set] = defaultdict(set)
     for row in _rows(session, "mission_alliance_member", "alliance_id", ids):
-        members[row["alliance_id"]].add(row["player_id"])
+        if row["status"] in IN_ALLIANCE:
+            members[row["alliance_id"]].add(row["player_id"])
     for alliance_id in ids:
         row = found.get(alliance_id) or facts_rows.get(alliance_id)
         if row is None:
@@ -190,13 +219,35 @@ def _alliances(session: Session, ids: set, facts_rows: dict, seen: dict) -> None
             seen[row["campaign_id"]].owned({row["initiator_player_id"], *members[alliance_id]}, False)
 
 
+def _warbands(session: Session, rows: dict, seen: dict) -> None:
+    """A warband's own change: everyone's once it is public (WARBAND_PUBLIC's comment), else
+    its owner's."""
+    public = set()
+    for table in ("warband_order", "arrival"):
+        public |= {row["warband_id"] for row in _rows(session, table, "warband_id", rows)}
+    for warband_id, row in rows.items():
+        if warband_id in public:
+            seen[row["campaign_id"]].everyone = True
+        else:
+            seen[row["campaign_id"]].owned((row.get("player_id"),), False)
+
+
+def _guild_requests(session: Session, rows: dict, seen: dict) -> None:
+    """A request to join a guild, pending: its asker and the guild's founder (app/guilds)."""
+    founders = {row["id"]: row["founder_player_id"] for row in _rows(session, "guild", "id", set(rows) - {None})}
+    for guild_id, asks in rows.items():
+        for row in asks:
+            seen[row["campaign_id"]].owned((row.get("player_id"), founders.get(guild_id)), False)
+
+
 def _campaign(session: Session, campaign_id: int) -> Campaign | None:
     with session.no_autoflush:
         return session.get(Campaign, campaign_id)
 
 
-def _place(session: Session, table: str, row: dict, changed, seen: Seen) -> None:
-    """Who may see this change of one row (R11.2)."""
+def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: dict) -> None:
+    """Who may see this change of one row (R11.2); `later` collects what a read must decide."""
+    campaign = _campaign(session, row["campaign_id"]) if table in ("ledger_entry", "player", "warband_order", "warband") else None
     if table in GMS_ONLY:
         seen.gms = True
     elif table in OWNED:
@@ -205,23 +256,27 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen) -> None
         # A letter's parties; a party missing is the game master (R8.12).
         parties = (row.get("from_player_id"), row.get("to_player_id"))
         seen.owned(parties, None in parties)
+    elif table == "settlement" and changed is not None and "status" not in changed:
+        seen.owned((row.get("player_id"),), True)  # a draft: the Twilight gate lists only who has not closed
     elif table == "ledger_entry":
-        campaign = _campaign(session, row["campaign_id"])
         alone = campaign is None or seen_by_owner_alone(campaign, row.get("kind", ""), row.get("round", 0))
         seen.owned((row.get("player_id"),), not alone)
     elif table == "player" and changed is not None and changed <= {"gold"}:
-        campaign = _campaign(session, row["campaign_id"])
         seen.owned((row["id"],), campaign is not None and not (campaign.modules or {}).get("gold_transfers"))
     elif table == "warband_order":
-        campaign = _campaign(session, row["campaign_id"])
         if campaign is None or orders_public(campaign, row["round"]):
             seen.everyone = True
         else:
             seen.owned((row.get("player_id"),), True)
-    elif table == "warband" and changed is not None and not changed & WARBAND_PUBLIC:
-        seen.owned((row.get("player_id"),), True)
+    elif table == "warband" and campaign is not None and not (campaign.modules or {}).get("movement"):
+        if changed is not None and changed & WARBAND_PUBLIC:
+            seen.everyone = True
+        else:
+            later["warband"][row["id"]] = row
     elif table in ("warband_member", "company_model", "company_item"):
         seen.owned((row.get("owner_player_id"),), table != "warband_member")
+    elif table == "guild_request" and row.get("status") != "accepted":
+        later["guild_request"].setdefault(row.get("guild_id"), []).append(row)
     elif table == "calendar_link":
         seen.users.add(row["user_id"])
     else:
@@ -232,6 +287,7 @@ def _seen(session: Session, touched: Touched) -> dict[int, Seen]:
     seen = touched.declared
     alliances: set = set()
     alliance_rows: dict = {}
+    later: dict[str, dict] = {"warband": {}, "guild_request": {}}
     for table, row, changed in _with_parents(session, touched.facts):
         campaign_id = row.get("id") if table == "campaign" else row.get("campaign_id")
         if campaign_id is None:
@@ -242,10 +298,14 @@ def _seen(session: Session, touched: Touched) -> dict[int, Seen]:
                 alliance_rows[row["id"]] = row
             seen[campaign_id].owned((row.get("player_id"),), False)
         else:
-            _place(session, table, row, changed, seen[campaign_id])
+            _place(session, table, row, changed, seen[campaign_id], later)
     alliances.discard(None)
     if alliances:
         _alliances(session, alliances, alliance_rows, seen)
+    if later["warband"]:
+        _warbands(session, later["warband"], seen)
+    if later["guild_request"]:
+        _guild_requests(session, later["guild_request"], seen)
     return seen
 
 
@@ -272,7 +332,7 @@ def _users(session: Session, seen: dict[int, Seen]) -> set[tuple[int, int]]:
     return rows
 
 
-@event.listens_for(Session, "before_commit")
+@commit_steps.before_commit(commit_steps.AUDIENCES)
 def _bump(session: Session) -> None:
     """As the transaction's last statements, in one order (so that, on PostgreSQL, the row
     locks they take wait for nobody who waits for them)."""
@@ -290,4 +350,5 @@ def _bump(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _forget(session) -> None:
-    session.info.pop(KEY, None)
+    if not session.in_nested_transaction():  # a savepoint rolled back leaves the rest to count
+        session.info.pop(KEY, None)

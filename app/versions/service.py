@@ -15,6 +15,7 @@ from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
 from sqlmodel import Session, SQLModel
 
+from app.core import commit_steps
 from app.core.db import read_rows
 from app.versions.models import CampaignVersion
 
@@ -152,7 +153,7 @@ _BUMP = text(
 )
 
 
-@event.listens_for(Session, "before_commit")
+@commit_steps.before_commit(commit_steps.COUNTERS)
 def _bump(session: Session) -> None:
     session.flush()  # before_commit comes before commit's own flush: count what it would write
     touched = session.info.pop(KEY, None)
@@ -171,7 +172,8 @@ def _bump(session: Session) -> None:
 
 @event.listens_for(Session, "after_rollback")
 def _forget(session) -> None:
-    session.info.pop(KEY, None)
+    if not session.in_nested_transaction():  # a savepoint rolled back leaves the rest to count
+        session.info.pop(KEY, None)
 
 
 _VERSIONS = select(CampaignVersion.campaign_id, CampaignVersion.version).where(

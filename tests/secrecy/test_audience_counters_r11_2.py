@@ -50,8 +50,8 @@ def test_r11_2_the_counters_test_can_fail(app, cast, client, monkeypatch):
     monkeypatch.setattr(audience, "GMS_ONLY", set())
     real = audience._place
 
-    def everyone(session, table, row, changed, seen):
-        real(session, table, row, changed, seen)
+    def everyone(session, table, row, changed, seen, *later):
+        real(session, table, row, changed, seen, *later)
         seen.everyone = True
 
     monkeypatch.setattr(audience, "_place", everyone)

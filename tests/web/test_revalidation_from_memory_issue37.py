@@ -8,6 +8,7 @@ from __future__ import annotations
 
 import pytest
 
+from app.accounts import revalidation
 from app.core import templating
 from app.core.revalidation import Unchanged
 from app.versions import audience
@@ -123,3 +124,19 @@ def test_the_suites_check_fails_a_change_that_moves_no_counter(client, make_clie
     assert client.patch(f"/api/v1/campaigns/{cid}", json={"name": "Renamed"}, headers=gm).status_code == 200
     with pytest.raises(Unchanged):
         anna.get(url)
+
+
+def test_a_key_that_cannot_be_read_leaves_the_page_to_its_route(client, make_client, monkeypatch):
+    """The database busy or gone while the key is read: the route answers, as without memory
+    (its own error page if the database is still away), never a bare error from outside it."""
+    gm, cid, players, places = running_campaign(client, 2)
+    anna = _browser(make_client, "player0")
+    url = f"/campaigns/{cid}"
+    etag = anna.get(url).headers["etag"]
+
+    def unreadable(*_args):
+        raise RuntimeError("the database is away")
+
+    monkeypatch.setattr(revalidation, "token_digest", unreadable)
+    r = anna.get(url, headers={"If-None-Match": etag})
+    assert r.status_code == 304 and r.headers["x-request-id"]

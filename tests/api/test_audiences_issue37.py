@@ -1,0 +1,85 @@
+"""Issue 37, SPEC R11.2: whose change counters a change moves (app/versions/audience.py). A
+campaign page's revalidation is answered from memory while the viewer's counters stand, so a
+change must move the counter of everyone who may see it (or their page stays stale) and of
+nobody else (or the timing of their revalidation tells them of it). Each test names who moved:
+a nickname, or "everyone" for the campaign's every-member row."""
+
+from __future__ import annotations
+
+from sqlalchemy import text
+from sqlmodel import Session
+
+from app.core import commit_steps
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy, warband
+from tests.builders.guilds import guild_campaign
+from tests.builders.settlements import play_round
+
+_ROWS = text(
+    "SELECT a.campaign_id, COALESCE(u.nickname, 'everyone'), a.version FROM audience_version a "
+    "LEFT JOIN user_account u ON u.id = a.user_id AND a.user_id <> 0"
+)
+
+
+def _counters(engine) -> dict:
+    with engine.connect() as connection:
+        return {(c, who): version for c, who, version in connection.execute(_ROWS)}
+
+
+def moved(engine, cid: int, act) -> set[str]:
+    """Who in campaign `cid` had their counter moved by `act()`."""
+    before = _counters(engine)
+    act()
+    after = _counters(engine)
+    return {who for (c, who), version in after.items() if c == cid and before.get((c, who)) != version}
+
+
+def _ok(r, status: int = 200):
+    assert r.status_code == status, r.text
+    return r.json() if r.content else None
+
+
+def test_r11_2_renaming_an_unsent_warband_moves_its_owner_alone(client, engine):
+    gm, cid, players, places = running_campaign(client, 2)
+    band = warband(client, cid, players[0], buy(client, cid, players[0], "orcs.krusher", "orcs.ax", faction="orcs"))
+    url = f"/api/v1/campaigns/{cid}/warbands/{band['id']}"
+    assert moved(engine, cid, lambda: _ok(client.patch(url, json={"name": "Night Raiders"}, headers=players[0]["headers"]))) == {
+        "player0"
+    }
+
+
+def test_r11_2_closing_a_settlement_moves_everyone_for_twilight_waits_on_it(client, engine):
+    rnd = play_round(client)
+    assert moved(engine, rnd.cid, lambda: _ok(rnd.close(0))) >= {"everyone"}
+
+
+def test_r11_2_a_pending_guild_request_moves_its_asker_the_founder_and_the_gm_who_sees_its_fee(client, engine):
+    g = guild_campaign(client, 3)
+    gid = g.found(0, "Iron Wolves")["id"]
+    who = moved(engine, g.cid, lambda: _ok(g.post(1, f"/guilds/{gid}/requests"), 201))
+    assert who == {"player0", "player1", "gamemaster"}, who
+
+
+def test_r8_8_a_mission_alliance_before_battles_moves_its_members_and_invitees_not_a_decliner_nor_the_gm(client, engine):
+    g = guild_campaign(client, 4)
+    event = g.event(4, "Bridge")
+    aid = g.ally(0, event, 1, 2)["id"]
+    assert g.post(2, f"/alliances/{aid}/decline").status_code == 204
+    who = moved(engine, g.cid, lambda: _ok(g.post(1, f"/alliances/{aid}/accept")))
+    assert who == {"player0", "player1"}, who
+
+
+def test_the_counters_move_once_at_the_commit_not_at_a_savepoints_release(engine):
+    """SQLAlchemy calls before_commit for a savepoint's release too: the steps wait for the
+    real commit (their locks are taken last, app/core/commit_steps.py)."""
+    calls: list[bool] = []
+    step = commit_steps.before_commit(99)(lambda session: calls.append(session.in_nested_transaction()))
+    try:
+        with Session(engine) as session:
+            with session.begin_nested():
+                session.execute(text("SELECT 1"))
+            assert calls == []
+            session.commit()
+        assert calls == [False]
+    finally:
+        commit_steps._STEPS.remove((99, step))
