@@ -13,6 +13,7 @@ os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 import pytest
 from sqlalchemy import event, text
 
+from app.core import templating
 from app.core.db import make_engine
 from app.core.migrate import upgrade
 from app.core.settings import Settings
@@ -178,6 +179,20 @@ def make_client(app):
     yield factory
     for c in clients:
         c.__exit__(None, None, None)
+
+
+@pytest.fixture
+def drawn(monkeypatch) -> list[str]:
+    """The names of the templates drawn while the test runs (a page drawn, or answered without)."""
+    names: list[str] = []
+    real = templating.env.get_template
+
+    def counted(name, *args, **kwargs):
+        names.append(name)
+        return real(name, *args, **kwargs)
+
+    monkeypatch.setattr(templating.env, "get_template", counted)
+    return names
 
 
 @pytest.fixture

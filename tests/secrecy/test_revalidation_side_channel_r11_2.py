@@ -10,25 +10,11 @@ from __future__ import annotations
 
 import pytest
 
-from app.core import templating
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import buy
 from tests.builders.pages import login
 
 PAGES = ("", "/map", "/players", "/battles", "/chronicle")
-
-
-@pytest.fixture
-def drawn(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real = templating.env.get_template
-
-    def counted(name, *args, **kwargs):
-        names.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(templating.env, "get_template", counted)
-    return names
 
 
 def _work(browser, url: str, etag: str, count_statements, drawn) -> tuple[int, int, list[str]]:

@@ -9,7 +9,6 @@ from __future__ import annotations
 import pytest
 
 from app.accounts import revalidation
-from app.core import templating
 from app.core.revalidation import Unchanged
 from app.versions import audience
 from tests.builders.battles import two_player_battle
@@ -18,19 +17,6 @@ from tests.builders.companies import buy
 from tests.builders.pages import login, post
 
 VARYING = {"x-request-id", "date"}
-
-
-@pytest.fixture
-def drawn(monkeypatch) -> list[str]:
-    names: list[str] = []
-    real = templating.env.get_template
-
-    def counted(name, *args, **kwargs):
-        names.append(name)
-        return real(name, *args, **kwargs)
-
-    monkeypatch.setattr(templating.env, "get_template", counted)
-    return names
 
 
 def _browser(make_client, nickname: str):
