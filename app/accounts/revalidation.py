@@ -6,22 +6,29 @@ from __future__ import annotations
 
 from collections.abc import Hashable
 
-from sqlalchemy import and_, bindparam, select
+from sqlalchemy import and_, bindparam, or_, select
 from sqlalchemy.orm import aliased
 
 from app.accounts import rules
 from app.accounts.models import User, UserSession
 from app.accounts.service import session_over
+from app.campaigns.models import Campaign, Player
 from app.core.db import aware, utcnow
 from app.core.security import token_digest
-from app.versions.audience import EVERYONE  # its listeners move the counters read here
+from app.people.models import GameMaster
+from app.versions.audience import EVERYONE, GAME_MASTERS  # its listeners move the counters read here
 from app.versions.models import AudienceVersion
 
 _ALL = aliased(AudienceVersion, name="every_member")
 _MINE = aliased(AudienceVersion, name="mine")
+_GMS = aliased(AudienceVersion, name="game_masters")
 _NOWHERE = aliased(AudienceVersion, name="nowhere")
-# The login's row (as app/accounts/service.py reads it) and the three counters the viewer
-# sees by: the campaign's every member's, the viewer's own, the changes placed nowhere.
+_USER = aliased(AudienceVersion, name="own_user")
+_CID = bindparam("campaign_id")
+# The login's row (as app/accounts/service.py reads it), the viewer's seats in the campaign
+# (their player, whether they are one of its game masters), and the counters they see by:
+# the campaign's every member's, their player's, the game masters' (a GM's), their own as a
+# user (app/versions/audience.py `user_seat`), the changes placed nowhere.
 _KEY = (
     select(
         UserSession.user_id,
@@ -33,12 +40,26 @@ _KEY = (
         User.time_zone,
         _ALL.version.label("every_member"),
         _MINE.version.label("mine"),
+        _GMS.version.label("game_masters"),
+        _USER.version.label("own_user"),
         _NOWHERE.version.label("nowhere"),
     )
     .join(User, User.id == UserSession.user_id)
-    .outerjoin(_ALL, and_(_ALL.campaign_id == bindparam("campaign_id"), _ALL.user_id == EVERYONE))
-    .outerjoin(_MINE, and_(_MINE.campaign_id == bindparam("campaign_id"), _MINE.user_id == UserSession.user_id))
-    .outerjoin(_NOWHERE, and_(_NOWHERE.campaign_id == 0, _NOWHERE.user_id == EVERYONE))
+    .outerjoin(Campaign, Campaign.id == _CID)
+    .outerjoin(Player, and_(Player.campaign_id == _CID, Player.user_id == UserSession.user_id))
+    .outerjoin(GameMaster, and_(GameMaster.campaign_id == _CID, GameMaster.user_id == UserSession.user_id))
+    .outerjoin(_ALL, and_(_ALL.campaign_id == _CID, _ALL.seat == EVERYONE))
+    .outerjoin(_MINE, and_(_MINE.campaign_id == _CID, _MINE.seat == Player.id))
+    .outerjoin(
+        _GMS,
+        and_(
+            _GMS.campaign_id == _CID,
+            _GMS.seat == GAME_MASTERS,
+            or_(Campaign.gm_user_id == UserSession.user_id, GameMaster.id.is_not(None)),
+        ),
+    )
+    .outerjoin(_USER, and_(_USER.campaign_id == _CID, _USER.seat == -1 - UserSession.user_id))
+    .outerjoin(_NOWHERE, and_(_NOWHERE.campaign_id == 0, _NOWHERE.seat == EVERYONE))
     .where(UserSession.token_hash == bindparam("token_hash"))
 )
 _CHECK = _KEY.execution_options(revalidation_check=True)
@@ -66,6 +87,8 @@ def viewer_key(app, token: str, campaign_id: int, check_only: bool = False) -> H
         row.time_zone,
         row.every_member,
         row.mine,
+        row.game_masters,
+        row.own_user,
         row.nowhere,
         catalog.generation,
     )

@@ -180,7 +180,8 @@ RULE_ERRORS: dict[str, tuple[int, str]] = {
     "guild_top_level": (409, N_("The %(guild)s is already at the highest level (%(level)s).")),
     "guild_request_pending": (409, N_("%(nickname)s already has a request or invitation waiting for this %(guild)s.")),
     "guild_request_decided": (409, N_("This has already been answered.")),
-    "guild_entry_unaffordable": (409, N_("%(nickname)s cannot pay the entry fee of %(fee)s gold (has %(have)s).")),
+    # Without the player's gold: the founder accepting a request must not learn it (R11.2).
+    "guild_entry_unaffordable": (409, N_("%(nickname)s cannot pay the entry fee of %(fee)s gold.")),
     "guild_invite_self": (422, N_("You cannot invite yourself.")),
     "guild_dissolved": (409, N_("This %(guild)s has been dissolved.")),
     # mission alliances (R8.7-R8.9)

@@ -320,9 +320,7 @@ def _admit(session: Session, campaign: Campaign, guild: Guild, offer: GuildReque
         except DomainError as exc:
             if exc.code != "not_enough_gold":
                 raise
-            raise refuse(
-                campaign, "guild_entry_unaffordable", nickname=nickname, fee=fee, have=exc.params.get("have", 0)
-            ) from None
+            raise refuse(campaign, "guild_entry_unaffordable", nickname=nickname, fee=fee) from None
     session.add(GuildMember(campaign_id=campaign.id, guild_id=guild.id, player_id=player.id, joined_round=campaign.round))
     offer.status, offer.decided_at = "accepted", utcnow()
     session.add(offer)

@@ -1,8 +1,8 @@
 """Who sees each change (issue 37, SPEC R11.2): the counters a page's cheap revalidation is
 keyed by (app/core/page_cache.py). Each committed transaction moves, for every campaign it
-touched, the row of every member (user 0) when anything a member may see changed, and
-otherwise only the rows of the users who may see what it changed: an order before Battles
-moves its owner's and the GMs' rows, a letter or a gold transfer its two parties' rows, a
+touched, the row of every member (seat 0) when anything a member may see changed, and
+otherwise only the rows of the seats that may see what it changed (a player's, the game
+masters'): an order before Battles moves its owner's and the GMs' rows, a letter or a gold transfer its two parties' rows, a
 mission alliance before Battles its members' rows. So a viewer's key moves exactly when
 something they may see changed, and the timing of their revalidation cannot tell them that
 someone acted out of their sight.
@@ -19,6 +19,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from sqlalchemy import event, inspect, select, text
+from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel
 
 from app.campaigns.models import Campaign
@@ -28,8 +29,17 @@ from app.gold.rules import seen_by_owner_alone
 from app.versions.models import AudienceVersion
 from app.versions.service import IGNORED, PARENTS, _campaign_in
 
-EVERYONE = 0
+EVERYONE = 0  # the seats of app/versions/models.py's AudienceVersion
+GAME_MASTERS = -1
+
+
+def user_seat(user_id: int) -> int:
+    """A user's own seat in a campaign, whatever else they are in it (an invitee, a calendar's holder)."""
+    return -1 - user_id
+
+
 KEY = "audiences_touched"
+CAMPAIGNS = "audiences_campaigns"
 # Parents of rows that carry no campaign id of their own, besides app/versions/service.py's.
 ROW_PARENTS = {**PARENTS, "battle_photo": ("battle_id", "battle")}
 # Whose rows a change of these tables moves (R11.2's matrix; tests/secrecy/world.py ORACLE):
@@ -61,6 +71,15 @@ ALLIANCES = {"mission_alliance": "id", "mission_alliance_member": "alliance_id"}
 # place sheets name the warbands standing there) or once it has sent an order or arrived
 # somewhere (a past round's orders and arrivals name it).
 WARBAND_PUBLIC = {"location_place_id", "player_id", "campaign_id"}
+# What nobody but its owner ever sees of a warband as it stands (battles keep roster copies).
+WARBAND_OWN = {
+    "mercenary_key",
+    "mercenary_name",
+    "mercenary_points",
+    "mercenary_types",
+    "mercenary_alignment",
+    "mercenary_unique",
+}
 # The columns the rules below read, kept from each flushed row (a deleted row's are gone later).
 READ = (
     "id",
@@ -168,14 +187,31 @@ def _bulk(state) -> None:
 
 # PostgreSQL and SQLite write an upsert alike (as app/versions/service.py's).
 _BUMP = text(
-    f"INSERT INTO {AudienceVersion.__tablename__} (campaign_id, user_id, version) VALUES (:campaign_id, :user_id, 1) "
-    f"ON CONFLICT (campaign_id, user_id) DO UPDATE SET version = {AudienceVersion.__tablename__}.version + 1"
+    f"INSERT INTO {AudienceVersion.__tablename__} (campaign_id, seat, version) VALUES (:campaign_id, :seat, 1) "
+    f"ON CONFLICT (campaign_id, seat) DO UPDATE SET version = {AudienceVersion.__tablename__}.version + 1"
 )
 
 
 def _rows(session: Session, table: str, column: str, ids) -> list:
     rows = SQLModel.metadata.tables[table]
     return list(session.execute(select(rows).where(rows.c[column].in_(sorted(ids)))).mappings())
+
+
+def _held(session: Session, table: str, ids: set) -> list[dict]:
+    """The rows of `table` the session holds, loaded and unexpired, as dicts of their columns."""
+    model = _MODELS.get(table)
+    if model is None:
+        _MODELS.update({getattr(m.local_table, "name", ""): m.class_ for m in SQLModel._sa_registry.mappers})
+        model = _MODELS.get(table)
+    held: list[dict] = []
+    for id_ in ids:
+        obj = session.identity_map.get(identity_key(model, id_)) if model is not None else None
+        if obj is not None and not inspect(obj).expired_attributes & {"id", "campaign_id", "player_id"}:
+            held.append({"id": obj.id, "campaign_id": obj.campaign_id, "player_id": getattr(obj, "player_id", None)})
+    return held
+
+
+_MODELS: dict[str, type] = {}
 
 
 def _with_parents(session: Session, facts: list) -> list:
@@ -189,7 +225,11 @@ def _with_parents(session: Session, facts: list) -> list:
         return facts
     parents = {(table, row["id"]): row for table, row, _changed in facts if "id" in row}
     for parent, ids in wanted.items():
-        parents.update({(parent, row["id"]): row for row in _rows(session, parent, "id", ids)})
+        held = _held(session, parent, ids)  # the use case's own rows, as it left them: no read
+        parents.update({(parent, row["id"]): row for row in held})
+        missing = ids - {row["id"] for row in held}
+        if missing:
+            parents.update({(parent, row["id"]): row for row in _rows(session, parent, "id", missing)})
     placed = []
     for table, row, changed in facts:
         if table in ROW_PARENTS and row.get("campaign_id") is None:
@@ -241,13 +281,19 @@ def _guild_requests(session: Session, rows: dict, seen: dict) -> None:
 
 
 def _campaign(session: Session, campaign_id: int) -> Campaign | None:
-    with session.no_autoflush:
-        return session.get(Campaign, campaign_id)
+    """Read once a commit (a page's writes may have read it past the ORM)."""
+    known = session.info.setdefault(CAMPAIGNS, {})
+    if campaign_id not in known:
+        with session.no_autoflush:
+            known[campaign_id] = session.get(Campaign, campaign_id)
+    return known[campaign_id]
 
 
 def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: dict) -> None:
     """Who may see this change of one row (R11.2); `later` collects what a read must decide."""
-    campaign = _campaign(session, row["campaign_id"]) if table in ("ledger_entry", "player", "warband_order", "warband") else None
+    # Read only where the rule needs it (a purchase's ledger entry does not).
+    needed = table in ("player", "warband_order", "warband") or (table == "ledger_entry" and row.get("kind") == "alliance_fee")
+    campaign = _campaign(session, row["campaign_id"]) if needed else None
     if table in GMS_ONLY:
         seen.gms = True
     elif table in OWNED:
@@ -256,10 +302,11 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
         # A letter's parties; a party missing is the game master (R8.12).
         parties = (row.get("from_player_id"), row.get("to_player_id"))
         seen.owned(parties, None in parties)
-    elif table == "settlement" and changed is not None and "status" not in changed:
-        seen.owned((row.get("player_id"),), True)  # a draft: the Twilight gate lists only who has not closed
+    elif table == "settlement" and row.get("status") == "draft" and (changed is None or "status" not in changed):
+        seen.owned((row.get("player_id"),), True)  # a draft, saved or begun: the Twilight gate lists who has not closed
     elif table == "ledger_entry":
-        alone = campaign is None or seen_by_owner_alone(campaign, row.get("kind", ""), row.get("round", 0))
+        kind = row.get("kind", "")
+        alone = (needed and campaign is None) or seen_by_owner_alone(campaign, kind, row.get("round", 0))
         seen.owned((row.get("player_id"),), not alone)
     elif table == "player" and changed is not None and changed <= {"gold"}:
         seen.owned((row["id"],), campaign is not None and not (campaign.modules or {}).get("gold_transfers"))
@@ -268,6 +315,8 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
             seen.everyone = True
         else:
             seen.owned((row.get("player_id"),), True)
+    elif table == "warband" and changed is not None and changed <= WARBAND_OWN:
+        seen.owned((row.get("player_id"),), False)  # nobody else sees a warband's mercenary as it stands
     elif table == "warband" and campaign is not None and not (campaign.modules or {}).get("movement"):
         if changed is not None and changed & WARBAND_PUBLIC:
             seen.everyone = True
@@ -279,6 +328,9 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
         later["guild_request"].setdefault(row.get("guild_id"), []).append(row)
     elif table == "calendar_link":
         seen.users.add(row["user_id"])
+    elif table == "invitation":
+        seen.users.add(row["user_id"])  # its invitee (not a member yet) and the GMs who invited
+        seen.gms = True
     else:
         seen.everyone = True
 
@@ -309,26 +361,14 @@ def _seen(session: Session, touched: Touched) -> dict[int, Seen]:
     return seen
 
 
-def _users(session: Session, seen: dict[int, Seen]) -> set[tuple[int, int]]:
-    """The rows to move: (campaign, 0) where everyone may see the change, else each user's."""
+def _seats(seen: dict[int, Seen]) -> set[tuple[int, int]]:
+    """The rows to move: (campaign, every member) where everyone may see the change, else the
+    seats of those who may: their players', the game masters', a user's own (an invitee's)."""
     rows = {(c, EVERYONE) for c, s in seen.items() if s.everyone}
     private = {c: s for c, s in seen.items() if not s.everyone}
-    players = {p for s in private.values() for p in s.players}
-    if players:
-        table = SQLModel.metadata.tables["player"]
-        found = session.execute(select(table.c.campaign_id, table.c.user_id).where(table.c.id.in_(sorted(players))))
-        rows |= {(c, u) for c, u in found if c in private}
-    gms = sorted(c for c, s in private.items() if s.gms)
-    if gms:
-        table = SQLModel.metadata.tables["game_master"]
-        rows |= {
-            (c, u) for c, u in session.execute(select(table.c.campaign_id, table.c.user_id).where(table.c.campaign_id.in_(gms)))
-        }
-        for c in gms:
-            campaign = _campaign(session, c)
-            if campaign is not None:
-                rows.add((c, campaign.gm_user_id))
-    rows |= {(c, u) for c, s in private.items() for u in s.users}
+    rows |= {(c, p) for c, s in private.items() for p in s.players}
+    rows |= {(c, GAME_MASTERS) for c, s in private.items() if s.gms}
+    rows |= {(c, user_seat(u)) for c, s in private.items() for u in s.users}
     return rows
 
 
@@ -340,15 +380,17 @@ def _bump(session: Session) -> None:
     touched = session.info.pop(KEY, None)
     if touched is None or not (touched.facts or touched.declared or touched.everywhere):
         return
-    rows = _users(session, _seen(session, touched))
+    rows = _seats(_seen(session, touched))
     if touched.everywhere:
         rows.add((0, EVERYONE))
     if rows:
-        session.execute(_BUMP, [{"campaign_id": c, "user_id": u} for c, u in sorted(rows)])
+        session.execute(_BUMP, [{"campaign_id": c, "seat": seat} for c, seat in sorted(rows)])
     session.info.pop(KEY, None)
+    session.info.pop(CAMPAIGNS, None)
 
 
 @event.listens_for(Session, "after_rollback")
 def _forget(session) -> None:
     if not session.in_nested_transaction():  # a savepoint rolled back leaves the rest to count
         session.info.pop(KEY, None)
+        session.info.pop(CAMPAIGNS, None)

@@ -16,12 +16,14 @@ class CampaignVersion(SQLModel, table=True):
 
 class AudienceVersion(SQLModel, table=True):
     """How many committed transactions changed what one audience of a campaign sees (issue 37):
-    user 0 is every member of it (campaign 0, user 0: changes placed in no campaign), any other
-    user id is that user alone. A page's cheap revalidation is keyed by the viewer's two rows,
-    so a secret act moves only the rows of those who may see it (app/versions/audience.py) and
-    the timing of anyone else's revalidation stays as it was (R11.2). No foreign key, as above."""
+    seat 0 is every member of it (campaign 0, seat 0: changes placed in no campaign), seat -1
+    its game masters, a positive seat the player of that id alone, and seat -1 - u user u
+    alone (an invitee, a calendar link's holder). A page's cheap revalidation
+    is keyed by the viewer's rows, so a secret act moves only the rows of those who may see it
+    (app/versions/audience.py) and the timing of anyone else's revalidation stays as it was
+    (R11.2). No foreign key, as above."""
 
     __tablename__ = "audience_version"
     campaign_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
-    user_id: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
+    seat: int = Field(primary_key=True, sa_column_kwargs={"autoincrement": False})
     version: int = 0

@@ -72,7 +72,10 @@ def _place(session: Session, obj, changed: set[str] | None = None) -> None:
     campaign = obj.id if table == "campaign" else getattr(obj, "campaign_id", None)
     if campaign is not None:
         touched["campaigns"].add(campaign)
-        if _on_map(table, changed):
+        # A warband the map cannot show (standing nowhere: the movement module is off) added or
+        # disbanded leaves the map's drawing as it was, and must not cost its next viewer one.
+        unplaced = table == "warband" and changed is None and getattr(obj, "location_place_id", None) is None
+        if _on_map(table, changed) and not unplaced:
             touched["maps"].add(campaign)
     elif table in PARENTS and getattr(obj, PARENTS[table][0], None) is not None:
         touched["parents"].setdefault(table, set()).add(getattr(obj, PARENTS[table][0]))

@@ -2,7 +2,8 @@
 campaign page's revalidation is answered from memory while the viewer's counters stand, so a
 change must move the counter of everyone who may see it (or their page stays stale) and of
 nobody else (or the timing of their revalidation tells them of it). Each test names who moved:
-a nickname, or "everyone" for the campaign's every-member row."""
+a player's nickname, "game masters", "user <nickname>" (a user's own seat, an invitee's) or
+"everyone" (the campaign's every-member row)."""
 
 from __future__ import annotations
 
@@ -10,14 +11,17 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from app.core import commit_steps
-from tests.builders.campaigns import running_campaign
+from tests.builders.accounts import user
+from tests.builders.campaigns import create_campaign, running_campaign
 from tests.builders.companies import buy, warband
 from tests.builders.guilds import guild_campaign
 from tests.builders.settlements import play_round
 
 _ROWS = text(
-    "SELECT a.campaign_id, COALESCE(u.nickname, 'everyone'), a.version FROM audience_version a "
-    "LEFT JOIN user_account u ON u.id = a.user_id AND a.user_id <> 0"
+    "SELECT a.campaign_id, CASE WHEN a.seat = 0 THEN 'everyone' WHEN a.seat = -1 THEN 'game masters' "
+    "WHEN a.seat < -1 THEN 'user ' || alone.nickname ELSE u.nickname END, a.version "
+    "FROM audience_version a LEFT JOIN player p ON p.id = a.seat LEFT JOIN user_account u ON u.id = p.user_id "
+    "LEFT JOIN user_account alone ON alone.id = -1 - a.seat"
 )
 
 
@@ -57,7 +61,7 @@ def test_r11_2_a_pending_guild_request_moves_its_asker_the_founder_and_the_gm_wh
     g = guild_campaign(client, 3)
     gid = g.found(0, "Iron Wolves")["id"]
     who = moved(engine, g.cid, lambda: _ok(g.post(1, f"/guilds/{gid}/requests"), 201))
-    assert who == {"player0", "player1", "gamemaster"}, who
+    assert who == {"player0", "player1", "game masters"}, who
 
 
 def test_r8_8_a_mission_alliance_before_battles_moves_its_members_and_invitees_not_a_decliner_nor_the_gm(client, engine):
@@ -83,3 +87,17 @@ def test_the_counters_move_once_at_the_commit_not_at_a_savepoints_release(engine
         assert calls == [False]
     finally:
         commit_steps._STEPS.remove((99, step))
+
+
+def test_r11_2_an_invitation_moves_the_game_masters_and_its_invitee_alone(client, engine):
+    gm = user(client, "gamemaster")
+    cid = create_campaign(client, gm)["id"]
+    user(client, "newcomer")
+    invite = lambda: _ok(client.post(f"/api/v1/campaigns/{cid}/invitations", json={"nickname": "newcomer"}, headers=gm), 201)  # noqa: E731
+    assert moved(engine, cid, invite) == {"game masters", "user newcomer"}
+
+
+def test_r11_2_a_settlement_begun_moves_its_owner_and_the_game_masters(client, engine):
+    rnd = play_round(client)
+    begin = lambda: _ok(rnd.put(0, {"course": {"taken_out": [], "took_out": {}, "objectives": []}}))  # noqa: E731
+    assert moved(engine, rnd.cid, begin) == {"player0", "game masters"}

@@ -106,7 +106,7 @@ def test_the_suites_check_fails_a_change_that_moves_no_counter(client, make_clie
     anna = _browser(make_client, "player0")
     url = f"/campaigns/{cid}"
     anna.get(url)
-    monkeypatch.setattr(audience, "_users", lambda session, seen: set())
+    monkeypatch.setattr(audience, "_seats", lambda seen: set())
     assert client.patch(f"/api/v1/campaigns/{cid}", json={"name": "Renamed"}, headers=gm).status_code == 200
     with pytest.raises(Unchanged):
         anna.get(url)

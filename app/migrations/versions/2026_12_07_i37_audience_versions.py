@@ -18,9 +18,9 @@ def upgrade() -> None:
     op.create_table(
         "audience_version",
         sa.Column("campaign_id", sa.Integer(), autoincrement=False, nullable=False),
-        sa.Column("user_id", sa.Integer(), autoincrement=False, nullable=False),
+        sa.Column("seat", sa.Integer(), autoincrement=False, nullable=False),
         sa.Column("version", sa.Integer(), nullable=False),
-        sa.PrimaryKeyConstraint("campaign_id", "user_id", name=op.f("pk_audience_version")),
+        sa.PrimaryKeyConstraint("campaign_id", "seat", name=op.f("pk_audience_version")),
     )
 
 
