@@ -9,8 +9,10 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from app.accounts import service as accounts
+from app.core import commit_steps
 from app.core.template_output import OutputTemplate
-from bench import collector, page_statements, report, request_cpu, request_split
+from app.versions import audience
+from bench import collector, page_statements, report, request_cpu, request_split, write_cost
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -35,6 +37,14 @@ def test_bench_report_quick_form_prints_every_measure(capsys):
     assert any(label.startswith("announce 100 / 200 warbands") for label in labels)
     printed = capsys.readouterr().out
     assert printed.splitlines()[0].startswith("measure") and len(printed.splitlines()) == len(rows) + 1
+
+
+def test_bench_write_cost_counts_the_audiences_of_real_writes_and_puts_its_timers_back(capsys):
+    share = write_cost.main(["--pairs", "2"])
+    assert 0 < share < 1
+    assert "counting its audiences" in capsys.readouterr().out
+    assert not any(step is not audience._bump and step.__name__ == "timed" for _rank, step in commit_steps._STEPS)
+    assert any(step is audience._bump for _rank, step in commit_steps._STEPS)
 
 
 def test_bench_request_cpu_quick_form_measures_every_page(capsys):
