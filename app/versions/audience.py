@@ -132,7 +132,10 @@ def _fact(session: Session, table: str | None, row: dict, changed: frozenset | N
 
 
 def _row_of(obj) -> dict:
-    return {name: getattr(obj, name) for name in READ if hasattr(obj, name)}
+    """The columns READ names that the row holds loaded: never a load (a deleted row's expired
+    column would raise), and what is missing counts as unknown (a wider audience)."""
+    loaded = inspect(obj).dict
+    return {name: loaded[name] for name in READ if name in loaded}
 
 
 @event.listens_for(Session, "before_flush")
@@ -253,10 +256,10 @@ def _alliances(session: Session, ids: set, facts_rows: dict, seen: dict) -> None
         if row is None:
             continue  # gone with its campaign: that change moved everyone's row
         campaign = _campaign(session, row["campaign_id"])
-        if campaign is None or orders_public(campaign, row["round"]):
+        if campaign is None or row.get("round") is None or orders_public(campaign, row["round"]):
             seen[row["campaign_id"]].everyone = True
         else:
-            seen[row["campaign_id"]].owned({row["initiator_player_id"], *members[alliance_id]}, False)
+            seen[row["campaign_id"]].owned({row.get("initiator_player_id"), *members[alliance_id]}, False)
 
 
 def _warbands(session: Session, rows: dict, seen: dict) -> None:
@@ -311,7 +314,7 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
     elif table == "player" and changed is not None and changed <= {"gold"}:
         seen.owned((row["id"],), campaign is not None and not (campaign.modules or {}).get("gold_transfers"))
     elif table == "warband_order":
-        if campaign is None or orders_public(campaign, row["round"]):
+        if campaign is None or row.get("round") is None or orders_public(campaign, row["round"]):
             seen.everyone = True
         else:
             seen.owned((row.get("player_id"),), True)
@@ -326,11 +329,9 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
         seen.owned((row.get("owner_player_id"),), table != "warband_member")
     elif table == "guild_request" and row.get("status") != "accepted":
         later["guild_request"].setdefault(row.get("guild_id"), []).append(row)
-    elif table == "calendar_link":
-        seen.users.add(row["user_id"])
-    elif table == "invitation":
-        seen.users.add(row["user_id"])  # its invitee (not a member yet) and the GMs who invited
-        seen.gms = True
+    elif table in ("calendar_link", "invitation") and row.get("user_id") is not None:
+        seen.users.add(row["user_id"])  # a calendar's holder; an invitee (not a member yet) and the GMs who invited
+        seen.gms = seen.gms or table == "invitation"
     else:
         seen.everyone = True
 
@@ -347,7 +348,7 @@ def _seen(session: Session, touched: Touched) -> dict[int, Seen]:
         elif table in ALLIANCES:
             alliances.add(row.get(ALLIANCES[table]))
             if table == "mission_alliance":
-                alliance_rows[row["id"]] = row
+                alliance_rows[row.get("id")] = row
             seen[campaign_id].owned((row.get("player_id"),), False)
         else:
             _place(session, table, row, changed, seen[campaign_id], later)
