@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from app.core import commit_steps
+from tests.api.test_settlement_api import _capture
 from tests.builders.accounts import user
 from tests.builders.campaigns import create_campaign, running_campaign
 from tests.builders.companies import buy, warband
@@ -101,3 +102,14 @@ def test_r11_2_a_settlement_begun_moves_its_owner_and_the_game_masters(client, e
     rnd = play_round(client)
     begin = lambda: _ok(rnd.put(0, {"course": {"taken_out": [], "took_out": {}, "objectives": []}}))  # noqa: E731
     assert moved(engine, rnd.cid, begin) == {"player0", "game masters"}
+
+
+def test_r11_2_a_sold_captive_moves_its_captor_whose_ransom_the_database_deletes_with_it(client, engine):
+    """V12: the ransom goes with the model (ON DELETE CASCADE, which no flush shows): the captor's
+    ransoms page changes, so the captor's seat moves."""
+    rnd = play_round(client)
+    arms, _ransom = _capture(rnd)
+    with engine.begin() as connection:  # the next round's Preparation, its shop open, the warband home
+        connection.execute(text("UPDATE campaign SET round = 2, phase = 'preparation' WHERE id = :c"), {"c": rnd.cid})
+    sell = lambda: _ok(client.delete(f"/api/v1/campaigns/{rnd.cid}/company/models/{arms}", headers=rnd.h(1)))  # noqa: E731
+    assert moved(engine, rnd.cid, sell) == {"player0", "player1", "game masters"}
