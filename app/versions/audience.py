@@ -27,7 +27,19 @@ from app.campaigns.rules import orders_public
 from app.core import commit_steps
 from app.gold.rules import seen_by_owner_alone
 from app.versions.models import AudienceVersion
-from app.versions.service import IGNORED, PARENTS, _campaign_in
+from app.versions.rules import (
+    ALLIANCES,
+    CASCADES,
+    GMS_ONLY,
+    IGNORED,
+    IN_ALLIANCE,
+    OWNED,
+    READ,
+    ROW_PARENTS,
+    WARBAND_OWN,
+    WARBAND_PUBLIC,
+)
+from app.versions.service import _campaign_in
 
 EVERYONE = 0  # the seats of app/versions/models.py's AudienceVersion
 GAME_MASTERS = -1
@@ -40,64 +52,6 @@ def user_seat(user_id: int) -> int:
 
 KEY = "audiences_touched"
 CAMPAIGNS = "audiences_campaigns"
-# Parents of rows that carry no campaign id of their own, besides app/versions/service.py's.
-ROW_PARENTS = {**PARENTS, "battle_photo": ("battle_id", "battle")}
-# Whose rows a change of these tables moves (R11.2's matrix; tests/secrecy/world.py ORACLE):
-# the players in the named columns, and the GMs where they may see it too.
-OWNED = {
-    "company": (("player_id",), True),
-    "ransom": (("owner_player_id", "captor_player_id"), True),
-    "transfer": (("from_player_id", "to_player_id"), False),
-}
-GMS_ONLY = {"audit_entry", "webhook", "webhook_delivery", "screen_link"}
-# Who counts as an alliance's member or invitee (app/visibility.py `_ALLIANCES_OF_PLAYER`).
-IN_ALLIANCE = ("invited", "member")
-# Rows the database deletes with their parent (ON DELETE CASCADE), which no flush shows: read
-# before the parent's delete, so that those who saw them see them go (a warband disbanded
-# leaves its past battles, arrivals, orders and settlements; a model sold, the ransom asked
-# for it).
-CASCADES = {
-    "warband": (
-        ("arrival", "warband_id"),
-        ("battle_warband", "warband_id"),
-        ("warband_order", "warband_id"),
-        ("settlement", "warband_id"),
-    ),
-    "company_model": (("ransom", "model_id"),),
-}
-ALLIANCES = {"mission_alliance": "id", "mission_alliance_member": "alliance_id"}
-# What everyone sees of a warband (where it stands, on the map). The rest is its owner's
-# (tests/secrecy/world.py ORACLE) until it is public: with the movement module on (the map's
-# place sheets name the warbands standing there) or once it has sent an order or arrived
-# somewhere (a past round's orders and arrivals name it).
-WARBAND_PUBLIC = {"location_place_id", "player_id", "campaign_id"}
-# What nobody but its owner ever sees of a warband as it stands (battles keep roster copies).
-WARBAND_OWN = {
-    "mercenary_key",
-    "mercenary_name",
-    "mercenary_points",
-    "mercenary_types",
-    "mercenary_alignment",
-    "mercenary_unique",
-}
-# The columns the rules below read, kept from each flushed row (a deleted row's are gone later).
-READ = (
-    "id",
-    "campaign_id",
-    "player_id",
-    "round",
-    "kind",
-    "user_id",
-    "alliance_id",
-    "owner_player_id",
-    "captor_player_id",
-    "from_player_id",
-    "to_player_id",
-    "initiator_player_id",
-    "status",
-    "guild_id",
-    *{column for column, _parent in ROW_PARENTS.values()},
-)
 
 
 @dataclass

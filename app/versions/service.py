@@ -18,32 +18,9 @@ from sqlmodel import Session, SQLModel
 from app.core import commit_steps
 from app.core.db import read_rows
 from app.versions.models import CampaignVersion
+from app.versions.rules import IGNORED, PARENTS
 
 EVERYWHERE = 0
-# Tables whose rows no campaign page shows (logins, sessions, tokens, a user's imports and
-# mail) or that are this bookkeeping itself.
-IGNORED = {
-    "user_account",
-    "user_session",
-    "api_token",
-    "login_failure",
-    "live_event",
-    "live_audience",
-    "campaign_version",
-    "audience_version",
-    "digest_subscription",
-    "idempotency_key",
-    "import_start",
-    "digest_confirmation_mail",
-}
-# Rows without a campaign id, placed through their parent: table -> (column, parent table).
-PARENTS = {
-    "battle_warband": ("battle_id", "battle"),
-    "battle_confirmation": ("battle_id", "battle"),
-    "company_model": ("company_id", "company"),
-    "company_item": ("company_id", "company"),
-    "warband_member": ("warband_id", "warband"),
-}
 # The tables the map is drawn from (app/maps/map_pages.py), and for those whose rows hidden acts
 # change too, the only columns the map shows: a purchase (a player's gold), a letter or an order
 # leaves the map's drawing as it was, so it must not cost the map's next viewer a drawing —
