@@ -23,6 +23,7 @@ from app.campaigns.rules import orders_public
 from app.core.db import read_rows, saved_id
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
+from app.gold.rules import OWNERS_ALONE, OWNERS_BEFORE_BATTLES, gms_see_balances
 from app.people.models import GameMaster
 from app.settlement.models import Ransom, Settlement
 from app.warbands.models import Order
@@ -60,7 +61,7 @@ class Viewer:
         if not self.may_see_gold_of(player_id):
             return False
         own = self.player is not None and self.player.id == player_id
-        return own or not (self.is_gm and (self.campaign.modules or {}).get("gold_transfers"))
+        return own or not self.is_gm or gms_see_balances(self.campaign)
 
 
 _VIEWER = (
@@ -282,9 +283,9 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
 def _hidden_entries(campaign: Campaign) -> ColumnElement[bool]:
     """Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and
     the mission-alliance fees of a round whose Battles have not begun (R8.8)."""
-    hidden = col(LedgerEntry.kind) == "transfer"
+    hidden = col(LedgerEntry.kind) == OWNERS_ALONE
     if not orders_public(campaign, campaign.round):
-        hidden = hidden | ((col(LedgerEntry.kind) == "alliance_fee") & (col(LedgerEntry.round) == campaign.round))
+        hidden = hidden | ((col(LedgerEntry.kind) == OWNERS_BEFORE_BATTLES) & (col(LedgerEntry.round) == campaign.round))
     return hidden
 
 

@@ -1,8 +1,7 @@
 """Requests per second over the network with wrk (issue 37): the demo campaign's dashboard and
 map as a logged-in player — drawn each time (a query parameter of its own per request, which
-the page ignores), loaded again unchanged (drawn again all the same: SPEC R11.2, a page known unchanged without
-drawing it would tell by its timing that someone acted in secret)
-and revalidated (304) — against a bare FastAPI route on the same
+the page ignores), loaded again unchanged (drawn again) and revalidated (304, answered from
+memory while nothing the viewer may see has changed: app/core/revalidation.py) — against a bare FastAPI route on the same
 uvicorn (one worker each, eight connections), measured side by side in one run, once both
 servers are warmed up alike: bare, the pages, bare again, so each page's share of the bare route's requests per second is a ratio of
 neighbouring runs (timings on a shared machine are noisy; such ratios much less so).

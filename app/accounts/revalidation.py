@@ -16,8 +16,9 @@ from app.campaigns.models import Campaign, Player
 from app.core.db import aware, utcnow
 from app.core.security import token_digest
 from app.people.models import GameMaster
-from app.versions.audience import EVERYONE, GAME_MASTERS  # its listeners move the counters read here
+from app.versions.audience import EVERYONE, GAME_MASTERS, user_seat  # its listeners move the counters read here
 from app.versions.models import AudienceVersion
+from app.versions.service import EVERYWHERE
 
 _ALL = aliased(AudienceVersion, name="every_member")
 _MINE = aliased(AudienceVersion, name="mine")
@@ -58,8 +59,8 @@ _KEY = (
             or_(Campaign.gm_user_id == UserSession.user_id, GameMaster.id.is_not(None)),
         ),
     )
-    .outerjoin(_USER, and_(_USER.campaign_id == _CID, _USER.seat == -1 - UserSession.user_id))
-    .outerjoin(_NOWHERE, and_(_NOWHERE.campaign_id == 0, _NOWHERE.seat == EVERYONE))
+    .outerjoin(_USER, and_(_USER.campaign_id == _CID, _USER.seat == user_seat(UserSession.user_id)))
+    .outerjoin(_NOWHERE, and_(_NOWHERE.campaign_id == EVERYWHERE, _NOWHERE.seat == EVERYONE))
     .where(UserSession.token_hash == bindparam("token_hash"))
 )
 _CHECK = _KEY.execution_options(revalidation_check=True)

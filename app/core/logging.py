@@ -131,6 +131,12 @@ def log_answered(scope, status: int, started: float, request_id: str) -> None:
         _log_request("info", method=scope["method"], path=logged_path(scope["path"]), status=status, duration_ms=duration_ms)
 
 
+def request_id_of(scope) -> str:
+    """The request's id: the one it brought, if safe to log, or a new one."""
+    incoming = dict(scope.get("headers") or []).get(REQUEST_ID_HEADER.lower().encode())
+    return request_id_for(incoming.decode("latin-1") if incoming else None)
+
+
 def request_id_for(incoming: str | None) -> str:
     if incoming and _SAFE_REQUEST_ID.fullmatch(incoming):
         return incoming
@@ -152,9 +158,7 @@ class RequestLogMiddleware:
         if scope["type"] != "http":
             await self.app(scope, receive, send)
             return
-        headers = dict(scope.get("headers") or [])
-        incoming = headers.get(REQUEST_ID_HEADER.lower().encode())
-        request_id = request_id_for(incoming.decode("latin-1") if incoming else None)
+        request_id = request_id_of(scope)
         scope.setdefault("state", {})["request_id"] = request_id
         started = time.perf_counter()
         status = 500

@@ -25,13 +25,13 @@ import time
 from starlette.datastructures import MutableHeaders
 from starlette.types import ASGIApp, Message, Receive, Scope, Send
 
-from app.core.logging import REQUEST_ID_HEADER, log_answered, request_id_for
+from app.core.logging import REQUEST_ID_HEADER, log_answered, request_id_of
 from app.core.revalidation import STATE, Revalidations, Unchanged
 
 NO_STORE = "private, no-store"
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+FAILED = "hideout_revalidation_failed"  # the suite's check, raised once the page is sent
 # Dropped from a 304: it has no body (RFC 9110 15.4.5 keeps ETag, Cache-Control, Vary, cookies).
-FAILED = "hideout_revalidation_failed"
 BODY_HEADERS = {"content-type", "content-length", "content-encoding"}
 
 
@@ -108,8 +108,7 @@ class PageCache:
         if drawn is None or not _matches(asked, drawn.etag):
             scope.setdefault("state", {})[STATE] = key
             return False
-        incoming = dict(scope["headers"]).get(REQUEST_ID_HEADER.lower().encode())
-        request_id = request_id_for(incoming.decode("latin-1") if incoming else None)
+        request_id = request_id_of(scope)
         headers = [
             *drawn.headers,
             (b"etag", drawn.etag.encode("latin-1")),

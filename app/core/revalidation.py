@@ -5,10 +5,12 @@ What a page shows is a function of the request (its path, query, cookies and hea
 what its viewer may see of the database, and of nothing else: the pages that show the clock
 (a battle's) say so and are never answered here. What the viewer may see is summed up by
 the viewer's key (app/accounts/revalidation.py): their session's form key, locale and time
-zone, and the change counters of the campaign's every member and of the viewer alone, which
-a change moves only for those who may see it (app/versions/audience.py). So a revalidation
-answered here costs the same whatever anyone did out of the viewer's sight (R11.2): it is
-answered here exactly when the viewer's key is the one the page was last drawn with.
+zone, the catalog's generation, and the change counters of their seats in the campaign (every
+member's, their player's, the game masters' for a GM, their own as a user) and of changes
+placed nowhere, which a change moves only for those who may see it (app/versions/audience.py).
+So a revalidation answered here costs the same whatever anyone did out of the viewer's sight
+(R11.2): it is answered here exactly when the viewer's key is the one the page was last drawn
+with.
 
 The memory is the process's own (a worker that has not drawn the page draws it), bounded, and
 forgets an entry after `TTL` seconds however still it stands."""
@@ -35,7 +37,7 @@ from app.core.types import MAX_ID
 SIZE = 4096
 TTL = 300.0
 STATE = "hideout_revalidation"
-_PAGE = re.compile(r"/campaigns/([1-9][0-9]*)(?:/|$)")
+_PAGE = re.compile(r"/campaigns/([1-9][0-9]{0,9})(?:/|$)")  # ten digits at most: MAX_ID has ten
 # Request headers no page reads: the revalidation's own, the transport's, the log's.
 UNREAD = {
     b"if-none-match",
@@ -62,7 +64,7 @@ class Unchanged(AssertionError):
 class Drawn:
     viewer: Hashable
     etag: str
-    body: bytes  # its digest, for the suite's check
+    digest: bytes  # of its body, for the suite's check
     headers: tuple[tuple[bytes, bytes], ...]  # but the ETag
     at: float
 
@@ -116,13 +118,14 @@ class Revalidations:
         drawn = self.drawn.get(key[0])
         if drawn is None or drawn.viewer != key[1] or (not check and time.monotonic() - drawn.at > TTL):
             return None
+        self.drawn.move_to_end(key[0])  # the least recently asked go first
         return drawn
 
     def remember(self, key: tuple[bytes, Hashable], etag: str, body: bytes, headers, check: bool) -> None:
         digest = hashlib.blake2b(body, digest_size=16).digest() if check else b""
         if check:
             before = self.drawn.get(key[0])
-            if before is not None and before.viewer == key[1] and before.body != digest:
+            if before is not None and before.viewer == key[1] and before.digest != digest:
                 raise Unchanged(f"drawn anew with the same viewer's key {key[1]!r}: a change moved no counter")
         kept = tuple(h for h in headers if h[0] != b"etag")
         if len(self.headers) > SIZE:

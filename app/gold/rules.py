@@ -33,8 +33,20 @@ def refund(paid: int, *, confirmed: bool, sale_loss_percent: int) -> int:
     return paid * (100 - sale_loss_percent) // 100
 
 
+# Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and the
+# mission-alliance fees of a round whose Battles have not begun (R8.8). Said in SQL by
+# app/visibility.py's `_hidden_entries`, in Python by `seen_by_owner_alone`.
+OWNERS_ALONE = "transfer"
+OWNERS_BEFORE_BATTLES = "alliance_fee"
+
+
 def seen_by_owner_alone(campaign, kind: str, round_: int) -> bool:
-    """A ledger entry nobody but its owner sees (R11.2): a gold transfer, always (R8.11), and a
-    mission-alliance fee of a round whose Battles have not begun (R8.8). The same condition in
-    SQL is app/visibility.py's `_hidden_entries`."""
-    return kind == "transfer" or (kind == "alliance_fee" and round_ == campaign.round and not orders_public(campaign, round_))
+    return kind == OWNERS_ALONE or (
+        kind == OWNERS_BEFORE_BATTLES and round_ == campaign.round and not orders_public(campaign, round_)
+    )
+
+
+def gms_see_balances(campaign) -> bool:
+    """R11.2: the GMs see a balance unless the gold transfers module is on (any figure would then
+    be worked out from transfers they may not see)."""
+    return not (campaign.modules or {}).get("gold_transfers")

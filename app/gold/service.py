@@ -17,7 +17,7 @@ from app.core.errors import N_, DomainError
 from app.core.pagination import paginate
 from app.core.types import MAX_AMOUNT
 from app.gold.models import LedgerEntry, Transfer
-from app.gold.rules import KINDS, seen_by_owner_alone
+from app.gold.rules import KINDS, gms_see_balances, seen_by_owner_alone
 from app.live import service as live
 from app.versions.audience import declared
 from app.visibility import (
@@ -33,8 +33,7 @@ from app.visibility import (
 
 
 def _gms_see(campaign: Campaign, kind: str) -> bool:
-    transfers = (campaign.modules or {}).get("gold_transfers")
-    return not transfers and not seen_by_owner_alone(campaign, kind, campaign.round)
+    return gms_see_balances(campaign) and not seen_by_owner_alone(campaign, kind, campaign.round)
 
 
 def change(

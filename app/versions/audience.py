@@ -25,7 +25,7 @@ from sqlmodel import Session, SQLModel
 from app.campaigns.models import Campaign
 from app.campaigns.rules import orders_public
 from app.core import commit_steps
-from app.gold.rules import seen_by_owner_alone
+from app.gold.rules import gms_see_balances, seen_by_owner_alone
 from app.versions.models import AudienceVersion
 from app.versions.rules import (
     ALLIANCES,
@@ -39,14 +39,15 @@ from app.versions.rules import (
     WARBAND_OWN,
     WARBAND_PUBLIC,
 )
-from app.versions.service import _campaign_in
+from app.versions.service import EVERYWHERE, _campaign_in
 
 EVERYONE = 0  # the seats of app/versions/models.py's AudienceVersion
 GAME_MASTERS = -1
 
 
-def user_seat(user_id: int) -> int:
-    """A user's own seat in a campaign, whatever else they are in it (an invitee, a calendar's holder)."""
+def user_seat(user_id):
+    """A user's own seat in a campaign, whatever else they are in it (an invitee, a calendar's
+    holder). Of an id, or of a column: the key's statement names the same seat in SQL."""
     return -1 - user_id
 
 
@@ -266,7 +267,7 @@ def _place(session: Session, table: str, row: dict, changed, seen: Seen, later: 
         alone = (needed and campaign is None) or seen_by_owner_alone(campaign, kind, row.get("round", 0))
         seen.owned((row.get("player_id"),), not alone)
     elif table == "player" and changed is not None and changed <= {"gold"}:
-        seen.owned((row["id"],), campaign is not None and not (campaign.modules or {}).get("gold_transfers"))
+        seen.owned((row["id"],), campaign is not None and gms_see_balances(campaign))
     elif table == "warband_order":
         if campaign is None or row.get("round") is None or orders_public(campaign, row["round"]):
             seen.everyone = True
@@ -337,10 +338,9 @@ def _bump(session: Session) -> None:
         return
     rows = _seats(_seen(session, touched))
     if touched.everywhere:
-        rows.add((0, EVERYONE))
+        rows.add((EVERYWHERE, EVERYONE))
     if rows:
         session.execute(_BUMP, [{"campaign_id": c, "seat": seat} for c, seat in sorted(rows)])
-    session.info.pop(KEY, None)
     session.info.pop(CAMPAIGNS, None)
 
 
