@@ -11,6 +11,7 @@ from sqlalchemy import text
 from sqlmodel import Session
 
 from app.core import commit_steps
+from app.versions.service import map_version
 from tests.api.test_settlement_api import _capture
 from tests.builders.accounts import user
 from tests.builders.campaigns import create_campaign, running_campaign
@@ -113,3 +114,16 @@ def test_r11_2_a_sold_captive_moves_its_captor_whose_ransom_the_database_deletes
         connection.execute(text("UPDATE campaign SET round = 2, phase = 'preparation' WHERE id = :c"), {"c": rnd.cid})
     sell = lambda: _ok(client.delete(f"/api/v1/campaigns/{rnd.cid}/company/models/{arms}", headers=rnd.h(1)))  # noqa: E731
     assert moved(engine, rnd.cid, sell) == {"player0", "player1", "game masters"}
+
+
+def test_r11_2_a_warband_standing_nowhere_leaves_the_maps_drawing_as_it_was(client, engine):
+    """Without the movement module the map shows no warband: building one must not cost the
+    map's next viewer a drawing (its timing would tell them someone built a warband)."""
+    gm, cid, players, places = running_campaign(client, 2)
+    models = buy(client, cid, players[0], "orcs.krusher", "orcs.ax", faction="orcs")
+    with Session(engine) as session:
+        before = map_version(session, cid)
+    band = warband(client, cid, players[0], models)
+    _ok(client.delete(f"/api/v1/campaigns/{cid}/warbands/{band['id']}", headers=players[0]["headers"]), 204)
+    with Session(engine) as session:
+        assert map_version(session, cid) == before
