@@ -123,12 +123,23 @@ def _log_request(method_name: str, **fields) -> None:
         handler.release()
 
 
-def log_answered(scope, status: int, started: float, request_id: str) -> None:
-    """The request line of an answer given outside this middleware (a page's cheap
-    revalidation, app/core/page_cache.py), as `RequestLogMiddleware` writes it."""
+def log_request_line(scope, status: int, started: float) -> None:
+    """The request line every answer writes: an error's at the error level."""
     duration_ms = round((time.perf_counter() - started) * 1000, 1)
+    _log_request(
+        "error" if status >= 500 else "info",
+        method=scope["method"],
+        path=logged_path(scope["path"]),
+        status=status,
+        duration_ms=duration_ms,
+    )
+
+
+def log_answered(scope, status: int, started: float, request_id: str) -> None:
+    """The request line of an answer given outside `RequestLogMiddleware` (a page's cheap
+    revalidation, app/core/page_cache.py), with the request's id as that middleware binds it."""
     with structlog.contextvars.bound_contextvars(request_id=request_id):
-        _log_request("info", method=scope["method"], path=logged_path(scope["path"]), status=status, duration_ms=duration_ms)
+        log_request_line(scope, status, started)
 
 
 def request_id_of(scope) -> str:
@@ -189,14 +200,7 @@ class RequestLogMiddleware:
                     await self._answer_error(scope, receive, send_with_id, request_id, "server_stopping")
                 raise
             finally:
-                duration_ms = round((time.perf_counter() - started) * 1000, 1)
-                _log_request(
-                    "error" if status >= 500 else "info",
-                    method=scope["method"],
-                    path=logged_path(scope["path"]),
-                    status=status,
-                    duration_ms=duration_ms,
-                )
+                log_request_line(scope, status, started)
 
     async def _answer_error(
         self, scope: Scope, receive: Receive, send: Send, request_id: str, code: str = "internal_error"

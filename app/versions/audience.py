@@ -39,7 +39,7 @@ from app.versions.rules import (
     WARBAND_OWN,
     WARBAND_PUBLIC,
 )
-from app.versions.service import EVERYWHERE, _campaign_in
+from app.versions.service import EVERYWHERE, _campaign_in, _changed_columns
 
 EVERYONE = 0  # the seats of app/versions/models.py's AudienceVersion
 GAME_MASTERS = -1
@@ -107,7 +107,7 @@ def _after_flush(session, _context) -> None:
     for obj in (*session.new, *session.deleted):
         _fact(session, getattr(obj, "__tablename__", None), _row_of(obj), None)
     for obj in session.dirty:
-        changed = frozenset(a.key for a in inspect(obj).attrs if a.history.has_changes())
+        changed = frozenset(_changed_columns(obj))
         if changed:
             _fact(session, getattr(obj, "__tablename__", None), _row_of(obj), changed)
 
