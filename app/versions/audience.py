@@ -2,8 +2,8 @@
 keyed by (app/core/page_cache.py). Each committed transaction moves, for every campaign it
 touched, the row of every member (seat 0) when anything a member may see changed, and
 otherwise only the rows of the seats that may see what it changed (a player's, the game
-masters'): an order before Battles moves its owner's and the GMs' rows, a letter or a gold transfer its two parties' rows, a
-mission alliance before Battles its members' rows. So a viewer's key moves exactly when
+masters'): an order before Battles moves its owner's and the GMs' rows, a letter or a gold
+transfer its two parties' rows, a mission alliance before Battles its members' rows. So a viewer's key moves exactly when
 something they may see changed, and the timing of their revalidation cannot tell them that
 someone acted out of their sight.
 
