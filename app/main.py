@@ -96,6 +96,7 @@ from app.season import api as season_api
 from app.season import pages as season_pages
 from app.settlement import api as settlement_api
 from app.settlement import pages as settlement_pages
+from app.versions import remembered
 from app.warbands import api as warbands_api
 from app.warbands import pages as warbands_pages
 from app.webhooks import api as webhooks_api
@@ -315,6 +316,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
     app.add_middleware(CookiesAndHeaders, settings=settings)
     # Outside it, so that a 304 keeps the cookies and headers: ETags and Cache-Control of pages.
     app.state.revalidations = Revalidations(revalidation.viewer_key)
+    remembered.memory.check = settings.revalidation_check
     app.add_middleware(PageCache, revalidations=app.state.revalidations)
     app.add_middleware(SplicedGzip, level=GZIP_LEVEL)
     # Outermost: HTML, JSON, CSS, JS and SVG above 500 bytes go out compressed (not the live

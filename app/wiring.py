@@ -37,7 +37,10 @@ from app.rounds import pages as round_pages
 from app.season import pages as season_pages
 from app.season import reminders, scheduler
 from app.season import service as season_service
-from app.versions import audience  # noqa: F401  (every process that writes counts who sees its writes, issue 37)
+from app.versions import (
+    audience,  # noqa: F401  (every process that writes counts who sees its writes, issue 37)
+    remembered,
+)
 from app.warbands import pages as warband_pages
 from app.warbands import service as warbands
 from app.warbands import undo
@@ -83,6 +86,7 @@ def wire() -> None:
         guilds.head_read,
         alliances.head_read,
         undo.head_read,
+        remembered.head_read,
     )
     campaign_pages.dashboard_panels.plug(
         guild_pages.dashboard_panel,

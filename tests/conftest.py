@@ -19,6 +19,7 @@ from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.main import create_app
 from app.maps.view import Drawings
+from app.versions import remembered
 from app.wiring import wire
 from tests import builders
 from tests.builders import memo
@@ -150,6 +151,7 @@ def _isolate(request):
         request.getfixturevalue("app").state.map_drawings = Drawings()
         # Its change counters too are as an earlier test left them: no page is known unchanged.
         request.getfixturevalue("app").state.revalidations.forget()
+        remembered.memory.forget()
     yield
     if engine is None:
         return

@@ -21,6 +21,7 @@ from app.core.templating import render
 from app.core.types import PathId, QueryRound
 from app.events.models import Event
 from app.maps import service as maps
+from app.versions.remembered import remembered
 
 router = APIRouter()
 LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw"), "reason": N_("Reason")}
@@ -30,7 +31,7 @@ LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw
 def battles(page: CampaignPage, round: int | None = QueryRound()):
     session, viewer, cid = page.session, page.viewer, page.cid
     # The list names who fights, not with what: the rosters stay unread (issue 37).
-    views = service.battles_of(session, viewer.campaign, round, rosters=False)
+    views = service.listed(session, viewer, round)
     me = viewer.player.id if viewer.player else None
     mine = {v.battle.id for v in views if me is not None and me in v.participants}
     views.sort(key=lambda v: (v.battle.id not in mine, v.battle.id))
@@ -38,7 +39,8 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
     # Warbands that did not fight (R6.2, R6.4): public like the battles, shown with what they
     # mean for the place (issue 12).
     arrivals = service.arrivals_of(session, viewer.campaign, shown_round)
-    names = campaigns.nicknames(session, cid)
+    # Public, and the same visit after visit: remembered while the viewer sees no change.
+    names = dict(remembered(session, viewer, "nicknames", None, lambda: campaigns.nicknames(session, cid)))
     locale = getattr(page.request.state, "locale", "en")
     scenarios = page.catalog.scenarios
     return render(
@@ -55,7 +57,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         arrivals=arrivals,
         arrival_warbands=service.warband_names(session, arrivals),
         names=names,
-        labels=maps.labels(session, cid),
+        labels=maps.place_labels(remembered(session, viewer, "place_labels", None, lambda: maps.label_rows(session, cid))),
         shown_round=shown_round,
         tab="battles",
     )

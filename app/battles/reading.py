@@ -16,6 +16,7 @@ from app.campaigns.models import Campaign
 from app.core.db import read_rows
 from app.core.errors import DomainError
 from app.core.pagination import Page, paginate
+from app.versions.remembered import remembered
 from app.visibility import Viewer, viewer_for
 from app.warbands import service as warbands
 
@@ -137,6 +138,20 @@ def battles_of(
             for battle_id, confirmed_by in read_rows(session, _CONFIRMATIONS, {"ids": asked}).all():
                 confirmations[battle_id].add(confirmed_by)
     return [BattleView(b, warbands[b.id], confirmations[b.id]) for b in battles]
+
+
+def listed(session: Session, viewer: Viewer, round_: int | None = None, player_id: int | None = None) -> list[BattleView]:
+    """`battles_of(rosters=False)` for a page or a to-do list, remembered while nothing the viewer
+    may see has changed (app/versions/remembered.py); a list of its own, of shared views."""
+    return list(
+        remembered(
+            session,
+            viewer,
+            "battles_listed",
+            (round_, player_id),
+            lambda: battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False),
+        )
+    )
 
 
 def battle_page(session: Session, campaign: Campaign, round_: int | None, *, page: int, per_page: int) -> Page:

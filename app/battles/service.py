@@ -15,6 +15,7 @@ from app.battles.reading import (
     battle,
     battle_page,
     battles_of,
+    listed,
     waiting_for,
     warband_names,
 )
@@ -35,6 +36,7 @@ __all__ = [
     "confirm",
     "dispute",
     "guard_place_delete",
+    "listed",
     "report",
     "resolve",
     "waiting_for",

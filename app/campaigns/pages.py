@@ -171,11 +171,11 @@ advice_facts = Port[Callable[..., frozenset]]("advice facts")
 
 
 def dashboard_page(page: CampaignContext, status_code: int = 200, error: str | None = None):
-    session, cid = page.session, page.cid
+    session = page.session
     # A pending invitee sees the dashboard too (its Accept button): not `page.viewer`.
     viewer = page.invitee_viewer()
     campaign = viewer.campaign
-    players, places = map_reading.roster_and_places(session, cid)
+    players, places = map_reading.roster_and_places_seen(session, viewer)
     flagged = [p for p in places if p.hideout_slot]
     free = [p for p in flagged if p.owner_player_id is None]
     mine = next((p for p in players if viewer.player and p.player_id == viewer.player.id), None)
@@ -327,7 +327,7 @@ def decide_invitation(cid: PathId, decision: str, request: Request, user: PageLo
 
 def players_page(page: CampaignContext, status_code=200, **extra):
     viewer, session = page.viewer, page.session
-    players, places = map_reading.roster_and_places(session, page.cid)
+    players, places = map_reading.roster_and_places_seen(session, viewer)
     return render(
         page.request,
         "campaigns/players.html",

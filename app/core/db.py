@@ -162,6 +162,7 @@ def _locked_reads_are_fresh(state) -> None:
 def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
     session = Session(engine, expire_on_commit=False)
     if write:
+        session.info["hideout_write"] = True  # what this request reads it does not take from memory
         session.connection(execution_options={"hideout_write": True})
     try:
         yield session

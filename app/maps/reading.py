@@ -17,6 +17,7 @@ from app.core.errors import DomainError
 from app.maps import rules
 from app.maps.models import Hideout, Path, Place
 from app.maps.service import PlaceRow, map_height, place_of
+from app.versions.remembered import remembered
 from app.visibility import Viewer
 
 
@@ -159,3 +160,19 @@ def roster_and_places(
         if holder in by_id:
             by_id[holder].hideouts.append(place_id)
     return list(by_id.values()), places
+
+
+def roster_and_places_seen(
+    session: Session, viewer: Viewer, *, balances: bool = False
+) -> tuple[list[campaigns.PlayerRow], list[PlaceRow]]:
+    """`roster_and_places` for a page, remembered while nothing the viewer may see has changed
+    (app/versions/remembered.py); with `balances`, with the gold this viewer sees. Lists of
+    their own, of shared rows."""
+    players, places = remembered(
+        session,
+        viewer,
+        "roster_and_places",
+        balances,
+        lambda: roster_and_places(session, viewer.campaign_id, viewer if balances else None),
+    )
+    return list(players), list(places)

@@ -88,7 +88,12 @@ _LABEL_ROWS = select(Place.id, Place.name, Place.parent_id).where(Place.campaign
 def labels(session: Session, campaign_id: int) -> rules.PlaceLabels:
     """Every place's label, from light rows of the three columns it needs (issue 17: pages
     label a few places, and full rows of every place cost more than the page)."""
-    return place_labels(list(read_rows(session, _LABEL_ROWS, {"campaign_id": campaign_id}).all()))
+    return place_labels(label_rows(session, campaign_id))
+
+
+def label_rows(session: Session, campaign_id: int) -> list:
+    """The rows `labels` reads: each place's id, name and parent."""
+    return list(read_rows(session, _LABEL_ROWS, {"campaign_id": campaign_id}).all())
 
 
 def place_labels(places_: list[Place]) -> rules.PlaceLabels:

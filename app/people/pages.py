@@ -53,7 +53,7 @@ def seat_page(page: CampaignContext, pid: int, status_code: int = 200, **extra):
     """A player's seat: what the campaign's members see of them, and its forms for whoever may
     use them (the away rounds: the player and the GMs; the hand-over: the GMs)."""
     layout = page.layout()  # the viewer first: 404 for anybody not in the campaign
-    players, places = map_reading.roster_and_places(page.session, page.cid)
+    players, places = map_reading.roster_and_places_seen(page.session, page.viewer)
     seat = next((p for p in players if p.player_id == pid), None)
     if seat is None:
         raise DomainError("not_found")

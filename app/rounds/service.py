@@ -349,9 +349,7 @@ def todo(session: Session, viewer: Viewer) -> RoundTodo:
     me = viewer.player.id if viewer.player else None
     # A player's to-do list needs only the battles they fight (issue 17: not every battle of a
     # big round with its rosters); the GM's needs all (disputes, everybody's settlements).
-    views = battles.battles_of(
-        session, campaign, player_id=None if viewer.is_gm else (me if me is not None else -1), rosters=False
-    )
+    views = battles.listed(session, viewer, player_id=None if viewer.is_gm else (me if me is not None else -1))
     result.views = views
     result.battles = battles.waiting_for(views, me, viewer.is_gm, campaign.phase)
     if campaign.phase == "settlement":

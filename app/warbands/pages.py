@@ -9,6 +9,7 @@ from fastapi import APIRouter
 
 from app.campaigns import service as campaigns
 from app.campaigns.deps import CampaignPage
+from app.campaigns.rules import orders_public
 from app.core.errors import N_, DomainError, detail_messages
 from app.core.forms import confirmed, see_other, typed, unplaced, validate
 from app.core.page_actions import page_action
@@ -16,6 +17,7 @@ from app.core.templating import render
 from app.core.types import PathId, QueryId
 from app.events import service as events
 from app.maps import service as maps
+from app.versions.remembered import remembered
 from app.warbands import orders as warband_orders
 from app.warbands import service
 from app.warbands.models import Warband
@@ -203,25 +205,40 @@ def cancel(wid: PathId, page: CampaignPage):
 
 @router.get("/campaigns/{cid}/orders")
 def orders(page: CampaignPage):
-    session, cid = page.session, page.cid
-    seen = warband_orders.orders_seen_by(session, page.viewer, rows=True)  # shown, never changed
-    viewer, campaign, rows = seen.viewer, seen.viewer.campaign, seen.orders
-    names = service.names_by_id(session, [o.warband_id for o in rows])
-    nicknames = campaigns.nicknames(session, cid)
-    event_titles = events.active_event_titles(session, campaign)
+    viewer = page.viewer
+    rows, names, nicknames, event_titles, label_rows, away = remembered(
+        page.session, viewer, "orders_page", None, partial(_orders_read, page.session, viewer)
+    )
     return render(
         page.request,
         "warbands/orders.html",
         viewer=viewer,
-        campaign=campaign,
+        campaign=viewer.campaign,
         orders=rows,
         warband_names=names,
         nicknames=nicknames,
-        labels=maps.labels(session, cid),
+        labels=maps.place_labels(label_rows),
         event_titles=event_titles,
-        public=seen.public,
-        not_sent=warband_orders.not_sent_yet(viewer, rows, nicknames, campaigns.away_now(session, campaign)),
+        public=orders_public(viewer.campaign, viewer.campaign.round),
+        not_sent=warband_orders.not_sent_yet(viewer, rows, nicknames, away),
         tab="orders",
+    )
+
+
+def _orders_read(session, viewer) -> tuple:
+    """What the orders page shows, read (rows, shown and never changed), and remembered while
+    nothing the viewer may see has changed (app/versions/remembered.py)."""
+    rows = warband_orders.orders_seen_by(session, viewer, rows=True).orders
+    campaign, cid = viewer.campaign, viewer.campaign_id
+    names = service.names_by_id(session, [o.warband_id for o in rows])
+    titles = events.active_event_titles(session, campaign)
+    return (
+        rows,
+        names,
+        campaigns.nicknames(session, cid),
+        titles,
+        maps.label_rows(session, cid),
+        campaigns.away_now(session, campaign),
     )
 
 

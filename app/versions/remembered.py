@@ -1,0 +1,112 @@
+"""Reads a viewer's campaign pages share, remembered while nothing that viewer may see has
+changed (issue 37).
+
+The dashboard, the battles list and the players' list read the same rows visit after visit:
+the roster and its places, the round's battles and who fights them, the arrivals, the names.
+Read anew, they were a third of a GM's dashboard. Here such a read is kept under the viewer's
+audience counters (app/versions/audience.py): the sum of the counters of every seat the viewer
+sees by (every member's, their player's, the game masters' for a GM, their own as a user, and
+the changes placed nowhere), which any committed change they may see moves and nothing else
+moves. A counter only goes up, so with the viewer's seats fixed (they are in the key) the sum
+moves exactly when one of them does. The sum is read with the page's head
+(app/core/page_head.py), in the login's statement on a repeat visit.
+
+So a read is answered from memory exactly when the viewer could not see a difference, and
+whether it is depends only on what the viewer may see, never on what others did in secret
+(R11.2): the timing of a page tells nobody of another's secret act. The memory is the
+process's own, per viewer, bounded, and forgets an entry after `TTL` seconds however still
+it stands. A request that has written anything reads anew (its own changes are not counted
+before it commits). The suite (`Settings.revalidation_check`) reads anew each time and fails
+where the remembered value differs: a change that moved no counter, or a page that changed
+what it was handed.
+"""
+
+from __future__ import annotations
+
+import time
+from collections import OrderedDict
+from collections.abc import Callable, Hashable
+from typing import Any, TypeVar
+
+from sqlalchemy import and_, bindparam, func, or_, select
+from sqlmodel import Session
+
+from app.core.page_head import HeadRead, kept_in_head
+from app.versions.audience import EVERYONE, GAME_MASTERS, KEY, user_seat
+from app.versions.models import AudienceVersion
+from app.versions.service import EVERYWHERE
+
+T = TypeVar("T")
+SIZE = 1024
+TTL = 300.0
+WRITE = "hideout_write"  # app/core/db.py's unit of work says so in its session's info
+_SEATS = ("everyone", "game_masters", "mine", "own_user")
+_SUM = select(func.coalesce(func.sum(AudienceVersion.version), 0)).where(
+    or_(
+        and_(AudienceVersion.campaign_id == bindparam("campaign_id"), AudienceVersion.seat.in_([bindparam(s) for s in _SEATS])),
+        and_(AudienceVersion.campaign_id == EVERYWHERE, AudienceVersion.seat == EVERYONE),
+    )
+)
+
+
+class Stale(AssertionError):
+    """The suite's check: a remembered read differs from the same read made anew."""
+
+
+class _Memory:
+    def __init__(self) -> None:
+        self.entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+        self.check = False
+
+    def forget(self) -> None:
+        self.entries.clear()
+
+
+memory = _Memory()
+
+
+def head_read(viewer: Any) -> HeadRead | None:
+    """The sum of the viewer's counters, read with the page's head (a member's pages only)."""
+    if not viewer.is_member:
+        return None
+    seats = {
+        "everyone": EVERYONE,
+        # A seat the viewer does not hold is named as every member's: IN counts each row once.
+        "game_masters": GAME_MASTERS if viewer.is_gm else EVERYONE,
+        "mine": viewer.player.id if viewer.player is not None else EVERYONE,
+        "own_user": user_seat(viewer.user.id),
+    }
+    return HeadRead("_audience_sum", _SUM, {"campaign_id": viewer.campaign_id, **seats})
+
+
+def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: Callable[[], T]) -> T:
+    """`read()`, or what it gave last time for this viewer and `args` while the viewer's
+    counters stand where they stood. The value is shared by the requests that are answered it:
+    its caller hands out a copy of any list it may change."""
+    head = head_read(viewer)
+    if head is None or session.info.get(WRITE) or KEY in session.info or session.new or session.dirty or session.deleted:
+        return read()
+    campaign, player = viewer.campaign, viewer.player
+    key = (
+        name,
+        args,
+        viewer.campaign_id,
+        campaign.created_at,  # an id a deleted campaign left is not its rows
+        viewer.user.id,
+        player.id if player is not None else None,
+        viewer.is_gm,
+        kept_in_head(session, viewer, head),
+    )
+    found = memory.entries.get(key)
+    now = time.monotonic()
+    if found is not None and (memory.check or now - found[0] <= TTL):
+        if memory.check and read() != found[1]:
+            raise Stale(f"{name}{args!r} read anew differs from the one remembered under the same counters")
+        memory.entries.move_to_end(key)
+        return found[1]
+    value = read()
+    memory.entries[key] = (now, value)
+    memory.entries.move_to_end(key)
+    while len(memory.entries) > SIZE:
+        memory.entries.popitem(last=False)
+    return value
