@@ -25,7 +25,7 @@ from app.maps import view as drawing
 from app.maps.schemas import MapForm, MoveForm, PathChangeForm, PathForm
 from app.movement import rules as movement_rules
 from app.movement import service as movement
-from app.versions.service import map_version
+from app.versions.remembered import map_version_seen
 from app.warbands import service as warbands
 
 router = APIRouter()
@@ -144,7 +144,7 @@ def show_map(page: CampaignContext, of: int | None, status_code=200, selected: i
     # Keyed by the changes of what the map is drawn from alone: a hidden purchase or letter must
     # not make the next viewer's map dearer (R11.2, app/versions/service.py MAP_TABLES). The
     # campaign's creation time tells a new campaign from a deleted one that had its id.
-    key = (cid, viewer.campaign.created_at, of, map_version(session, cid), request.state.locale)
+    key = (cid, viewer.campaign.created_at, of, map_version_seen(session, viewer), request.state.locale)
     drawn = request.app.state.map_drawings.get(key, draw)
     context = _sheet_context(session, viewer, selected, positions) if selected is not None else {}
     return render(

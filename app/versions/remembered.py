@@ -33,8 +33,8 @@ from sqlmodel import Session
 
 from app.core.page_head import HeadRead, kept_in_head
 from app.versions.audience import EVERYONE, GAME_MASTERS, KEY, user_seat
-from app.versions.models import AudienceVersion
-from app.versions.service import EVERYWHERE
+from app.versions.models import AudienceVersion, CampaignVersion
+from app.versions.service import EVERYWHERE, map_version
 
 T = TypeVar("T")
 SIZE = 1024
@@ -46,6 +46,12 @@ _SUM = select(func.coalesce(func.sum(AudienceVersion.version), 0)).where(
         and_(AudienceVersion.campaign_id == bindparam("campaign_id"), AudienceVersion.seat.in_([bindparam(s) for s in _SEATS])),
         and_(AudienceVersion.campaign_id == EVERYWHERE, AudienceVersion.seat == EVERYONE),
     )
+)
+
+# The counter of changes to a campaign's map (row -c, app/versions/service.py MAP_TABLES) and
+# that of changes placed nowhere, summed as above: the key of the map's kept drawing.
+_MAP_SUM = select(func.coalesce(func.sum(CampaignVersion.version), 0)).where(
+    CampaignVersion.campaign_id.in_((bindparam("map_row"), EVERYWHERE))
 )
 
 
@@ -110,3 +116,15 @@ def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: C
     while len(memory.entries) > SIZE:
         memory.entries.popitem(last=False)
     return value
+
+
+def map_head_read(viewer: Any) -> HeadRead | None:
+    """The map's counters, read with the page's head (a member's pages only)."""
+    return HeadRead("_map_version", _MAP_SUM, {"map_row": -viewer.campaign_id}) if viewer.is_member else None
+
+
+def map_version_seen(session: Session, viewer: Any) -> int:
+    """What the map's drawing is keyed by: moves with every change the map shows, and with
+    nothing else (R11.2); with the page's head where it came with it, a statement less."""
+    read = map_head_read(viewer)
+    return kept_in_head(session, viewer, read) if read is not None else sum(map_version(session, viewer.campaign_id))
