@@ -87,6 +87,7 @@ def wire() -> None:
         alliances.head_read,
         undo.head_read,
         remembered.head_read,
+        remembered.public_head_read,
         remembered.map_head_read,
     )
     campaign_pages.dashboard_panels.plug(

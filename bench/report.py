@@ -4,10 +4,13 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
 - page ÷ bare route, in process (one TestClient for both, its loop and threads; a request to
   the bare route before each request to the page, each figure a median): the main pages of a
   40-player campaign in Battles, and the map of 300 places and 600 paths, against a bare
-  FastAPI route returning a small dict; each page drawn, loaded again unchanged and
-  revalidated (304): loaded again, it is drawn again; revalidated, it is answered from memory
-  while nothing its viewer may see has changed (app/core/revalidation.py; the memory's key
-  moves only for those who may see a change, so its timing tells nobody of a secret, R11.2);
+  FastAPI route returning a small dict; each page drawn, drawn after a change, loaded again
+  unchanged and revalidated (304): drawn, with the reads its viewer's pages share remembered
+  while nothing they may see has changed (app/versions/remembered.py); drawn after a change,
+  with none remembered (the first drawing after a change every member sees); loaded again, it
+  is drawn again; revalidated, it is answered from memory while nothing its viewer may see
+  has changed (app/core/revalidation.py; the memories' keys move only for those who may see a
+  change, so their timing tells nobody of a secret, R11.2);
 - first load and repeat visit, in bytes, as a browser that accepts gzip fetches them: the
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
@@ -28,6 +31,7 @@ import time
 from fastapi import FastAPI
 from starlette.testclient import TestClient
 
+from app.versions import remembered
 from bench import announce
 from bench.common import logged_in_gm
 from bench.large_campaign import build_map, build_round
@@ -56,18 +60,22 @@ def _beside(app, logged_in: TestClient) -> TestClient:
 
 
 def _side_by_side(
-    client, url: str, headers: dict | None = None, rounds: int = ROUNDS, drawn: bool = False
+    client, url: str, headers: dict | None = None, rounds: int = ROUNDS, drawn: bool = False, cold: bool = False
 ) -> tuple[float, float]:
     """Median milliseconds of the bare route and of the page, one request of each in turn (a
     ratio of neighbouring requests moves less than one of neighbouring runs). `drawn`: each
     page request names a query parameter of its own (which the page ignores), so that the page
-    is drawn every time, whatever a cache of the request might hold."""
+    is drawn every time, whatever a cache of the request might hold; `cold`: with none of the
+    viewer's reads remembered either (app/versions/remembered.py), as after a change every
+    member sees."""
     base, times = [], []
     for i in range(rounds):
         start = time.perf_counter()
         assert client.get("/bare").status_code == 200
         base.append((time.perf_counter() - start) * 1000)
         target = f"{url}{'&' if '?' in url else '?'}bench={i}" if drawn else url
+        if cold:
+            remembered.memory.forget()  # as after a change every member sees
         start = time.perf_counter()
         r = client.get(target, headers=headers or {})
         times.append((time.perf_counter() - start) * 1000)
@@ -116,6 +124,14 @@ def main(quick: bool = False) -> list[tuple[str, str, str]]:
         for name, url in pages:
             base, page = _side_by_side(client, url, rounds=rounds, drawn=True)
             rows.append((f"{name} ÷ bare route (in process)", f"{page / base:.1f}", f"{page:.1f} ms vs {base:.2f} ms, drawn"))
+            base, cold = _side_by_side(client, url, rounds=rounds, drawn=True, cold=True)
+            rows.append(
+                (
+                    f"{name}, drawn after a change ÷ bare route",
+                    f"{cold / base:.1f}",
+                    f"{cold:.1f} ms vs {base:.2f} ms, nothing remembered",
+                )
+            )
             base, again = _side_by_side(client, url, rounds=rounds)
             rows.append(
                 (f"{name}, loaded again unchanged ÷ bare route", f"{again / base:.1f}", f"{again:.1f} ms vs {base:.2f} ms")

@@ -40,7 +40,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
     # mean for the place (issue 12).
     arrivals = service.arrivals_of(session, viewer.campaign, shown_round)
     # Public, and the same visit after visit: remembered while the viewer sees no change.
-    names = dict(remembered(session, viewer, "nicknames", None, lambda: campaigns.nicknames(session, cid)))
+    names = dict(remembered(session, viewer, "nicknames", None, lambda: campaigns.nicknames(session, cid), public=True))
     locale = getattr(page.request.state, "locale", "en")
     scenarios = page.catalog.scenarios
     return render(
@@ -57,7 +57,9 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         arrivals=arrivals,
         arrival_warbands=service.warband_names(session, arrivals),
         names=names,
-        labels=maps.place_labels(remembered(session, viewer, "place_labels", None, lambda: maps.label_rows(session, cid))),
+        labels=maps.place_labels(
+            remembered(session, viewer, "place_labels", None, lambda: maps.label_rows(session, cid), public=True)
+        ),
         shown_round=shown_round,
         tab="battles",
     )

@@ -150,6 +150,7 @@ def listed(session: Session, viewer: Viewer, round_: int | None = None, player_i
             "battles_listed",
             (round_, player_id),
             lambda: battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False),
+            public=True,  # R6.5: battles are public to the campaign's members
         )
     )
 

@@ -1,6 +1,7 @@
 from __future__ import annotations
 
 from functools import partial
+from typing import NamedTuple
 
 from fastapi import APIRouter
 
@@ -16,11 +17,22 @@ from app.versions.remembered import remembered
 router = APIRouter()
 
 
+class Shot(NamedTuple):
+    """What the chronicle shows of a battle's photo."""
+
+    id: int
+    battle_id: int
+    width: int
+    height: int
+
+
 @router.get("/campaigns/{cid}/chronicle")
 def chronicle(context: CampaignPage, page: int = QueryPage()):
     request, session, viewer = context.request, context.session, context.viewer
     locale = getattr(request.state, "locale", "en")
-    result, entries, shown = remembered(session, viewer, "chronicle_page", (page, locale), partial(_read, context, page))
+    result, entries, shown = remembered(
+        session, viewer, "chronicle_page", (page, locale), partial(_read, context, page), public=True
+    )
     return render(
         request,
         "chronicle/chronicle.html",
@@ -46,4 +58,6 @@ def _read(context, page: int) -> tuple:
         e.id: e.params["battle_id"] for e in result.items if isinstance(e.params, dict) and type(e.params.get("battle_id")) is int
     }
     shots = photos.listed(session, list(of_entry.values()), campaign_id=context.cid)
-    return result, entries, {entry_id: shots[bid] for entry_id, bid in of_entry.items() if shots.get(bid)}
+    # Values, not the session's objects: kept, they outlive it and are shared.
+    shown = {e: [Shot(p.id, p.battle_id, p.width, p.height) for p in shots[b]] for e, b in of_entry.items() if shots.get(b)}
+    return result, entries, shown

@@ -174,5 +174,6 @@ def roster_and_places_seen(
         "roster_and_places",
         balances,
         lambda: roster_and_places(session, viewer.campaign_id, viewer if balances else None),
+        public=not balances,
     )
     return list(players), list(places)

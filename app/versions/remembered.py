@@ -13,9 +13,12 @@ moves exactly when one of them does. The sum is read with the page's head
 
 So a read is answered from memory exactly when the viewer could not see a difference, and
 whether it is depends only on what the viewer may see, never on what others did in secret
-(R11.2): the timing of a page tells nobody of another's secret act. The memory is the
-process's own, per viewer, bounded, and forgets an entry after `TTL` seconds however still
-it stands. A request that has written anything reads anew (its own changes are not counted
+(R11.2): the timing of a page tells nobody of another's secret act. A read every member makes
+alike (the roster without balances, the chronicle, the battles, the names) is kept once for
+all of them, under every member's counter alone (with the changes placed nowhere): only a
+change every member sees moves it, and whether it was kept tells a member at most that
+another member opened a page since. The memory is the process's own, bounded, and forgets an
+entry after `TTL` seconds however still it stands. A request that has written anything reads anew (its own changes are not counted
 before it commits). The suite (`Settings.revalidation_check`) reads anew each time and fails
 where the remembered value differs: a change that moved no counter, or a page that changed
 what it was handed.
@@ -37,7 +40,7 @@ from app.versions.models import AudienceVersion, CampaignVersion
 from app.versions.service import EVERYWHERE, map_version
 
 T = TypeVar("T")
-SIZE = 1024
+SIZE = 512
 TTL = 300.0
 WRITE = "hideout_write"  # app/core/db.py's unit of work says so in its session's info
 _SEATS = ("everyone", "game_masters", "mine", "own_user")
@@ -85,24 +88,27 @@ def head_read(viewer: Any) -> HeadRead | None:
     return HeadRead("_audience_sum", _SUM, {"campaign_id": viewer.campaign_id, **seats})
 
 
-def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: Callable[[], T]) -> T:
+def public_head_read(viewer: Any) -> HeadRead | None:
+    """The sum of every member's counter and that of the changes placed nowhere: what moves
+    with any change every member may see, and with nothing else."""
+    if not viewer.is_member:
+        return None
+    return HeadRead("_public_sum", _SUM, {"campaign_id": viewer.campaign_id, **dict.fromkeys(_SEATS, EVERYONE)})
+
+
+def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: Callable[[], T], *, public: bool = False) -> T:
     """`read()`, or what it gave last time for this viewer and `args` while the viewer's
-    counters stand where they stood. The value is shared by the requests that are answered it:
-    its caller hands out a copy of any list it may change."""
-    head = head_read(viewer)
+    counters stand where they stood. `public`: a read every member makes alike (what `args`
+    name aside), kept once for them all under every member's counter. The value is shared by
+    the requests that are answered it: its caller hands out a copy of any list it may change."""
+    head = public_head_read(viewer) if public else head_read(viewer)
     if head is None or session.info.get(WRITE) or KEY in session.info or session.new or session.dirty or session.deleted:
         return read()
-    campaign, player = viewer.campaign, viewer.player
-    key = (
-        name,
-        args,
-        viewer.campaign_id,
-        campaign.created_at,  # an id a deleted campaign left is not its rows
-        viewer.user.id,
-        player.id if player is not None else None,
-        viewer.is_gm,
-        kept_in_head(session, viewer, head),
-    )
+    # An id a deleted campaign left is not its rows: its creation time tells them apart.
+    key: tuple = (name, args, viewer.campaign_id, viewer.campaign.created_at, kept_in_head(session, viewer, head))
+    if not public:
+        player = viewer.player
+        key += (viewer.user.id, player.id if player is not None else None, viewer.is_gm)
     found = memory.entries.get(key)
     now = time.monotonic()
     if found is not None and (memory.check or now - found[0] <= TTL):

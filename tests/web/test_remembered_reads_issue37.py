@@ -60,13 +60,13 @@ def test_a_page_drawn_again_reads_less_and_shows_the_same(client, make_client, c
 def test_a_change_the_viewer_may_see_is_read_and_one_hidden_from_them_is_not(client, make_client, count_statements, remembering):
     gm, cid, players, places = running_campaign(client, 2)
     anna, borys = _browser(make_client, "player0"), _browser(make_client, "player1")
-    url = f"/campaigns/{cid}/players"
+    url = f"/campaigns/{cid}/orders"  # kept for each viewer: what a player sees of orders is theirs
     for browser in (anna, borys):
         browser.get(url)
         browser.remembered, _ = _statements(browser, url, count_statements)
     buy(client, cid, players[0], "orcs.krusher", faction="orcs")  # anna's gold: hidden from borys
     assert _statements(borys, url, count_statements)[0] == borys.remembered  # R11.2: the same work
-    assert _statements(anna, url, count_statements)[0] > anna.remembered  # her balance moved
+    assert _statements(anna, url, count_statements)[0] > anna.remembered  # her own seat moved
     renamed = client.patch(f"/api/v1/campaigns/{cid}/places/{places[0]['id']}", json={"name": "Renamed Keep"}, headers=gm)
     assert renamed.status_code == 200, renamed.text
     assert "Renamed Keep" in _statements(borys, f"/campaigns/{cid}", count_statements)[1]
@@ -100,3 +100,13 @@ def test_the_suites_check_fails_where_a_change_moved_no_counter(app, client, mak
     # A page asking for it fails as loudly: the suite's page tests see a 500, not a stale page.
     anna = _browser(make_client, "player0")
     assert anna.get(f"/campaigns/{cid}/players").status_code == 500
+
+
+def test_a_read_every_member_makes_alike_is_kept_once_for_all(client, make_client, count_statements, remembering):
+    gm, cid, players, places = running_campaign(client, 2)
+    anna, borys = _browser(make_client, "player0"), _browser(make_client, "player1")
+    url = f"/campaigns/{cid}/chronicle"
+    first = _statements(anna, url, count_statements)[0]
+    assert _statements(borys, url, count_statements)[0] < first  # anna's read, kept for borys too
+    buy(client, cid, players[0], "orcs.krusher", faction="orcs")  # seen by anna and the GMs alone
+    assert _statements(borys, f"{url}?again=1", count_statements)[0] < first
