@@ -26,6 +26,7 @@ what it was handed.
 
 from __future__ import annotations
 
+import threading
 import time
 from collections import OrderedDict
 from collections.abc import Callable, Hashable
@@ -42,6 +43,7 @@ from app.versions.service import EVERYWHERE, map_version
 T = TypeVar("T")
 SIZE = 512
 TTL = 300.0
+MISSING = object()
 WRITE = "hideout_write"  # app/core/db.py's unit of work says so in its session's info
 _SEATS = ("everyone", "game_masters", "mine", "own_user")
 _SUM = select(func.coalesce(func.sum(AudienceVersion.version), 0)).where(
@@ -63,12 +65,31 @@ class Stale(AssertionError):
 
 
 class _Memory:
+    """Used by the routes' worker threads at once: each change of its order is made under its lock."""
+
     def __init__(self) -> None:
         self.entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
         self.check = False
+        self._lock = threading.Lock()
 
     def forget(self) -> None:
-        self.entries.clear()
+        with self._lock:
+            self.entries.clear()
+
+    def found(self, key: Hashable) -> Any:
+        with self._lock:
+            found = self.entries.get(key)
+            if found is None or (not self.check and time.monotonic() - found[0] > TTL):
+                return MISSING
+            self.entries.move_to_end(key)  # the least recently asked go first
+            return found[1]
+
+    def keep(self, key: Hashable, value: Any) -> None:
+        with self._lock:
+            self.entries[key] = (time.monotonic(), value)
+            self.entries.move_to_end(key)
+            while len(self.entries) > SIZE:
+                self.entries.popitem(last=False)
 
 
 memory = _Memory()
@@ -109,18 +130,13 @@ def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: C
     if not public:
         player = viewer.player
         key += (viewer.user.id, player.id if player is not None else None, viewer.is_gm)
-    found = memory.entries.get(key)
-    now = time.monotonic()
-    if found is not None and (memory.check or now - found[0] <= TTL):
-        if memory.check and read() != found[1]:
+    found = memory.found(key)
+    if found is not MISSING:
+        if memory.check and read() != found:
             raise Stale(f"{name}{args!r} read anew differs from the one remembered under the same counters")
-        memory.entries.move_to_end(key)
-        return found[1]
+        return found
     value = read()
-    memory.entries[key] = (now, value)
-    memory.entries.move_to_end(key)
-    while len(memory.entries) > SIZE:
-        memory.entries.popitem(last=False)
+    memory.keep(key, value)
     return value
 
 
