@@ -152,6 +152,7 @@ def _isolate(request):
         # Its change counters too are as an earlier test left them: no page is known unchanged.
         request.getfixturevalue("app").state.revalidations.forget()
         remembered.memory.forget()
+        remembered.memory.check = True  # an app made with a server's settings turned it off
     yield
     if engine is None:
         return

@@ -141,14 +141,18 @@ def battles_of(
 
 
 def listed(session: Session, viewer: Viewer, round_: int | None = None, player_id: int | None = None) -> list[BattleView]:
-    """`battles_of(rosters=False)` for a page or a to-do list, remembered while nothing the viewer
-    may see has changed (app/versions/remembered.py); a list of its own, of shared views."""
+    """`battles_of(rosters=False)` for a page or a to-do list, remembered while nothing every
+    member sees has changed (app/versions/remembered.py); a list of its own, of shared views. An
+    earlier round, asked for by name, is read each time: remembered, any member could fill the
+    memory with every round of every campaign."""
+    if round_ is not None:
+        return battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False)
     return list(
         remembered(
             session,
             viewer,
             "battles_listed",
-            (round_, player_id),
+            player_id,
             lambda: battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False),
             public=True,  # R6.5: battles are public to the campaign's members
         )

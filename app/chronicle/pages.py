@@ -30,9 +30,9 @@ class Shot(NamedTuple):
 def chronicle(context: CampaignPage, page: int = QueryPage()):
     request, session, viewer = context.request, context.session, context.viewer
     locale = getattr(request.state, "locale", "en")
-    result, entries, shown = remembered(
-        session, viewer, "chronicle_page", (page, locale), partial(_read, context, page), public=True
-    )
+    read = partial(_read, context, page)
+    # The first page alone is remembered: any member could fill the memory with every page.
+    result, entries, shown = remembered(session, viewer, "chronicle", locale, read, public=True) if page == 1 else read()
     return render(
         request,
         "chronicle/chronicle.html",

@@ -34,6 +34,7 @@ from app.core.ports import Port
 
 _DONE = "_page_head_read"
 _SHAPE_KEY = "_page_head_shape_key"
+_WITH_LOGIN = "_page_head_with_login"
 # The reads of each (campaign, login)'s pages, as last made: at most SHAPES_KEPT, then all
 # forgotten at once (each page whose reads were forgotten reads its head alone once more).
 _SHAPES: dict[Hashable, tuple[HeadRead, ...]] = {}
@@ -109,8 +110,15 @@ def prefill(viewer: Any, key: Hashable, reads: tuple[HeadRead, ...], values: tup
     if len(own) != len(reads) or not all(map(_same, own, reads)):
         return
     known[_DONE] = True
+    known[_WITH_LOGIN] = True
     for read, value in zip(reads, values, strict=True):
         known.setdefault(read.name, value)
+
+
+def came_with_login(viewer: Any) -> bool:
+    """Whether the viewer's head was read in its login's statement, with its campaign's row
+    (one statement sees one state of the database, whatever the isolation level)."""
+    return viewer.__dict__.get(_WITH_LOGIN, False)
 
 
 def _same(one: HeadRead, other: HeadRead) -> bool:

@@ -162,18 +162,11 @@ def roster_and_places(
     return list(by_id.values()), places
 
 
-def roster_and_places_seen(
-    session: Session, viewer: Viewer, *, balances: bool = False
-) -> tuple[list[campaigns.PlayerRow], list[PlaceRow]]:
-    """`roster_and_places` for a page, remembered while nothing the viewer may see has changed
-    (app/versions/remembered.py); with `balances`, with the gold this viewer sees. Lists of
-    their own, of shared rows."""
+def roster_and_places_seen(session: Session, viewer: Viewer) -> tuple[list[campaigns.PlayerRow], list[PlaceRow]]:
+    """`roster_and_places` (no balances) for a page: the same for every member, remembered
+    while nothing every member sees has changed (app/versions/remembered.py). Lists of their
+    own, of shared rows."""
     players, places = remembered(
-        session,
-        viewer,
-        "roster_and_places",
-        balances,
-        lambda: roster_and_places(session, viewer.campaign_id, viewer if balances else None),
-        public=not balances,
+        session, viewer, "roster_and_places", None, lambda: roster_and_places(session, viewer.campaign_id), public=True
     )
     return list(players), list(places)

@@ -17,11 +17,14 @@ whether it is depends only on what the viewer may see, never on what others did 
 alike (the roster without balances, the chronicle, the battles, the names) is kept once for
 all of them, under every member's counter alone (with the changes placed nowhere): only a
 change every member sees moves it, and whether it was kept tells a member at most that
-another member opened a page since. The memory is the process's own, bounded, and forgets an
-entry after `TTL` seconds however still it stands. A request that has written anything reads anew (its own changes are not counted
-before it commits). The suite (`Settings.revalidation_check`) reads anew each time and fails
-where the remembered value differs: a change that moved no counter, or a page that changed
-what it was handed.
+another member opened a page since. The memory is the process's own and bounded: a slot per
+read and reader, which a read under other counters replaces (so a secret act never adds one,
+and never decides which one a full memory drops), forgotten after `TTL` seconds however still
+it stands. A value is kept only where the counters came in the login's statement, with the
+campaign's row the read may use; a request that has written anything reads anew (its own
+changes are not counted before it commits). The suite (`Settings.revalidation_check`) reads
+anew each time and fails where the remembered value differs: a change that moved no counter,
+or a page that changed what it was handed.
 """
 
 from __future__ import annotations
@@ -35,7 +38,7 @@ from typing import Any, TypeVar
 from sqlalchemy import and_, bindparam, func, or_, select
 from sqlmodel import Session
 
-from app.core.page_head import HeadRead, kept_in_head
+from app.core.page_head import HeadRead, came_with_login, kept_in_head
 from app.versions.audience import EVERYONE, GAME_MASTERS, KEY, user_seat
 from app.versions.models import AudienceVersion, CampaignVersion
 from app.versions.service import EVERYWHERE, map_version
@@ -65,31 +68,35 @@ class Stale(AssertionError):
 
 
 class _Memory:
-    """Used by the routes' worker threads at once: each change of its order is made under its lock."""
+    """A slot per read and reader (the read's name and arguments, the campaign, the viewer
+    unless the read is public), holding the value and the counters it was read under: a value
+    read under other counters replaces it, so what others did never adds a slot, and so never
+    decides which slot is dropped when the memory is full (R11.2). Used by the routes' worker
+    threads at once: each change is made under its lock."""
 
     def __init__(self) -> None:
-        self.entries: OrderedDict[Hashable, tuple[float, Any]] = OrderedDict()
+        self.slots: OrderedDict[Hashable, tuple[float, int, Any]] = OrderedDict()
         self.check = False
         self._lock = threading.Lock()
 
     def forget(self) -> None:
         with self._lock:
-            self.entries.clear()
+            self.slots.clear()
 
-    def found(self, key: Hashable) -> Any:
+    def found(self, slot: Hashable, counters: int) -> Any:
         with self._lock:
-            found = self.entries.get(key)
-            if found is None or (not self.check and time.monotonic() - found[0] > TTL):
+            found = self.slots.get(slot)
+            if found is None or found[1] != counters or (not self.check and time.monotonic() - found[0] > TTL):
                 return MISSING
-            self.entries.move_to_end(key)  # the least recently asked go first
-            return found[1]
+            self.slots.move_to_end(slot)  # the least recently asked go first
+            return found[2]
 
-    def keep(self, key: Hashable, value: Any) -> None:
+    def keep(self, slot: Hashable, counters: int, value: Any) -> None:
         with self._lock:
-            self.entries[key] = (time.monotonic(), value)
-            self.entries.move_to_end(key)
-            while len(self.entries) > SIZE:
-                self.entries.popitem(last=False)
+            self.slots[slot] = (time.monotonic(), counters, value)
+            self.slots.move_to_end(slot)
+            while len(self.slots) > SIZE:
+                self.slots.popitem(last=False)
 
 
 memory = _Memory()
@@ -126,17 +133,22 @@ def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: C
     if head is None or session.info.get(WRITE) or KEY in session.info or session.new or session.dirty or session.deleted:
         return read()
     # An id a deleted campaign left is not its rows: its creation time tells them apart.
-    key: tuple = (name, args, viewer.campaign_id, viewer.campaign.created_at, kept_in_head(session, viewer, head))
+    slot: tuple = (name, args, viewer.campaign_id, viewer.campaign.created_at)
     if not public:
         player = viewer.player
-        key += (viewer.user.id, player.id if player is not None else None, viewer.is_gm)
-    found = memory.found(key)
+        slot += (viewer.user.id, player.id if player is not None else None, viewer.is_gm)
+    counters = kept_in_head(session, viewer, head)
+    found = memory.found(slot, counters)
     if found is not MISSING:
         if memory.check and read() != found:
             raise Stale(f"{name}{args!r} read anew differs from the one remembered under the same counters")
         return found
     value = read()
-    memory.keep(key, value)
+    # Kept only where the counters came in the statement that read the campaign's row the read
+    # may use (its round, its phase): read later, on PostgreSQL's READ COMMITTED, they may be
+    # newer than that row.
+    if came_with_login(viewer):
+        memory.keep(slot, counters, value)
     return value
 
 
