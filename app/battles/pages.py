@@ -38,7 +38,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
     shown_round = viewer.campaign.round if round is None else round
     # Warbands that did not fight (R6.2, R6.4): public like the battles, shown with what they
     # mean for the place (issue 12).
-    arrivals = service.arrivals_of(session, viewer.campaign, shown_round)
+    arrivals, arrival_warbands = service.listed_arrivals(session, viewer, round)
     # Public, and the same visit after visit: remembered while the viewer sees no change.
     names = dict(remembered(session, viewer, "nicknames", None, lambda: campaigns.nicknames(session, cid), public=True))
     locale = getattr(page.request.state, "locale", "en")
@@ -55,7 +55,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
             v.battle.scenario: scenarios[v.battle.scenario].name_in(locale) for v in views if v.battle.scenario in scenarios
         },
         arrivals=arrivals,
-        arrival_warbands=service.warband_names(session, arrivals),
+        arrival_warbands=arrival_warbands,
         names=names,
         labels=maps.place_labels(
             remembered(session, viewer, "place_labels", None, lambda: maps.label_rows(session, cid), public=True)

@@ -196,6 +196,30 @@ def arrivals_of(session: Session, campaign: Campaign, round_: int | None = None,
     return list(session.exec(_ARRIVALS_AT, params={**params, "place_id": place_id}).all())
 
 
+# The columns the battles list shows of an arrival, as rows (public like the battles).
+_LISTED_ARRIVALS = (
+    select(Arrival.place_id, Arrival.warband_id, Arrival.player_id, Arrival.kind)
+    .where(Arrival.campaign_id == bindparam("campaign_id"), Arrival.round == bindparam("round"))
+    .order_by(Arrival.place_id, Arrival.id)
+)
+
+
+def listed_arrivals(session: Session, viewer: Viewer, round_: int | None = None) -> tuple[list, dict[int, str]]:
+    """The round's arrivals as the battles list shows them, and their warbands' names: of the
+    round under way, remembered while nothing every member sees has changed
+    (app/versions/remembered.py); an earlier round is read each time, as `listed`'s."""
+
+    def read() -> tuple[list, dict[int, str]]:
+        shown = viewer.campaign.round if round_ is None else round_
+        rows = list(read_rows(session, _LISTED_ARRIVALS, {"campaign_id": viewer.campaign_id, "round": shown}).all())
+        return rows, warband_names(session, rows)
+
+    if round_ is not None:
+        return read()
+    rows, names = remembered(session, viewer, "arrivals_listed", None, read, public=True)
+    return list(rows), dict(names)
+
+
 def warband_names(session: Session, arrivals: list[Arrival]) -> dict[int, str]:
     """Names of the arrivals' warbands, in one statement."""
     return warbands.names_by_id(session, [a.warband_id for a in arrivals])

@@ -16,6 +16,7 @@ from app.battles.reading import (
     battle_page,
     battles_of,
     listed,
+    listed_arrivals,
     waiting_for,
     warband_names,
 )
@@ -37,6 +38,7 @@ __all__ = [
     "dispute",
     "guard_place_delete",
     "listed",
+    "listed_arrivals",
     "report",
     "resolve",
     "waiting_for",
