@@ -20,8 +20,8 @@ from app.core.template_output import written
 from app.core.templating import render
 from app.core.types import PathId, QueryRound
 from app.events.models import Event
+from app.maps import reading as map_reading
 from app.maps import service as maps
-from app.versions.remembered import remembered
 
 router = APIRouter()
 LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw"), "reason": N_("Reason")}
@@ -29,7 +29,7 @@ LABELS = {"winner": N_("Winners"), "winner_one": N_("Winners"), "draw": N_("Draw
 
 @router.get("/campaigns/{cid}/battles")
 def battles(page: CampaignPage, round: int | None = QueryRound()):
-    session, viewer, cid = page.session, page.viewer, page.cid
+    session, viewer = page.session, page.viewer
     # The list names who fights, not with what: the rosters stay unread (issue 37).
     views = service.listed(session, viewer, round)
     me = viewer.player.id if viewer.player else None
@@ -39,8 +39,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
     # Warbands that did not fight (R6.2, R6.4): public like the battles, shown with what they
     # mean for the place (issue 12).
     arrivals, arrival_warbands = service.listed_arrivals(session, viewer, round)
-    # Public, and the same visit after visit: remembered while the viewer sees no change.
-    names = dict(remembered(session, viewer, "nicknames", None, lambda: campaigns.nicknames(session, cid), public=True))
+    names = campaigns.nicknames_seen(session, viewer)
     locale = getattr(page.request.state, "locale", "en")
     scenarios = page.catalog.scenarios
     return render(
@@ -57,9 +56,7 @@ def battles(page: CampaignPage, round: int | None = QueryRound()):
         arrivals=arrivals,
         arrival_warbands=arrival_warbands,
         names=names,
-        labels=maps.place_labels(
-            remembered(session, viewer, "place_labels", None, lambda: maps.label_rows(session, cid), public=True)
-        ),
+        labels=map_reading.labels_seen(session, viewer),
         shown_round=shown_round,
         tab="battles",
     )

@@ -19,6 +19,7 @@ from app.core.errors import N_, DomainError
 from app.guilds.models import GuildMember
 from app.maps.models import Hideout, Place
 from app.people.models import Away, GameMaster
+from app.versions.remembered import remembered
 from app.visibility import Viewer, hidden_gold, require_gm, require_writable, viewer_for
 
 chronicle_texts.add_labels(("from_phase", "to_phase"), rules.PHASE_NAMES)
@@ -270,6 +271,12 @@ def nicknames(session: Session, campaign_id: int) -> dict[int, str]:
     """Player id -> nickname in one statement (what most pages need of the roster: `players`
     reads three)."""
     return dict(read_rows(session, _NICKNAMES, {"campaign_id": campaign_id}).all())
+
+
+def nicknames_seen(session: Session, viewer: Viewer) -> dict[int, str]:
+    """`nicknames` for a page: the same for every member, remembered while nothing every member
+    sees has changed (app/versions/remembered.py); a dict of its own."""
+    return dict(remembered(session, viewer, "nicknames", None, lambda: nicknames(session, viewer.campaign_id), public=True))
 
 
 def invitations_seen_by(session: Session, viewer: Viewer) -> list[tuple[str, str]]:

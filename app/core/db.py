@@ -39,6 +39,8 @@ SQLModel.metadata.naming_convention = {
 }
 
 WRITE_METHODS = {"POST", "PUT", "PATCH", "DELETE"}
+# A writing unit of work: its connection's execution option and its session's info say so.
+WRITING = "hideout_write"
 # How long a request waits for a PostgreSQL connection before it answers 503.
 DB_WAIT_SECONDS = 5
 
@@ -140,7 +142,7 @@ def _tune_sqlite(engine: Engine, synchronous: str) -> None:
 
     @event.listens_for(engine, "begin")
     def _on_begin(conn):
-        if conn.get_execution_options().get("hideout_write", False):
+        if conn.get_execution_options().get(WRITING, False):
             conn.exec_driver_sql("BEGIN IMMEDIATE")  # its "database is locked" is SQLAlchemy's error (503)
         else:
             # A deferred BEGIN takes no lock and cannot fail: straight to the driver, past the
@@ -162,8 +164,8 @@ def _locked_reads_are_fresh(state) -> None:
 def unit_of_work(engine: Engine, *, write: bool) -> Iterator[Session]:
     session = Session(engine, expire_on_commit=False)
     if write:
-        session.info["hideout_write"] = True  # what this request reads it does not take from memory
-        session.connection(execution_options={"hideout_write": True})
+        session.info[WRITING] = True  # what this request reads it does not take from memory
+        session.connection(execution_options={WRITING: True})
     try:
         yield session
         session.commit()

@@ -16,7 +16,7 @@ from app.core.db import read_rows
 from app.core.errors import DomainError
 from app.maps import rules
 from app.maps.models import Hideout, Path, Place
-from app.maps.service import PlaceRow, map_height, place_of
+from app.maps.service import PlaceRow, label_rows, map_height, place_labels, place_of
 from app.versions.remembered import remembered
 from app.visibility import Viewer
 
@@ -170,3 +170,10 @@ def roster_and_places_seen(session: Session, viewer: Viewer) -> tuple[list[campa
         session, viewer, "roster_and_places", None, lambda: roster_and_places(session, viewer.campaign_id), public=True
     )
     return list(players), list(places)
+
+
+def labels_seen(session: Session, viewer: Viewer) -> rules.PlaceLabels:
+    """`labels` for a page: its rows the same for every member, remembered while nothing every
+    member sees has changed (app/versions/remembered.py)."""
+    rows = remembered(session, viewer, "place_labels", None, lambda: label_rows(session, viewer.campaign_id), public=True)
+    return place_labels(rows)

@@ -38,6 +38,7 @@ from typing import Any, TypeVar
 from sqlalchemy import and_, bindparam, func, or_, select
 from sqlmodel import Session
 
+from app.core.db import WRITING
 from app.core.page_head import HeadRead, came_with_login, kept_in_head
 from app.versions.audience import EVERYONE, GAME_MASTERS, KEY, user_seat
 from app.versions.models import AudienceVersion, CampaignVersion
@@ -47,7 +48,6 @@ T = TypeVar("T")
 SIZE = 512
 TTL = 300.0
 MISSING = object()
-WRITE = "hideout_write"  # app/core/db.py's unit of work says so in its session's info
 _SEATS = ("everyone", "game_masters", "mine", "own_user")
 _SUM = select(func.coalesce(func.sum(AudienceVersion.version), 0)).where(
     or_(
@@ -130,7 +130,7 @@ def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: C
     name aside), kept once for them all under every member's counter. The value is shared by
     the requests that are answered it: its caller hands out a copy of any list it may change."""
     head = public_head_read(viewer) if public else head_read(viewer)
-    if head is None or session.info.get(WRITE) or KEY in session.info or session.new or session.dirty or session.deleted:
+    if head is None or session.info.get(WRITING) or KEY in session.info or session.new or session.dirty or session.deleted:
         return read()
     # An id a deleted campaign left is not its rows: its creation time tells them apart.
     slot: tuple = (name, args, viewer.campaign_id, viewer.campaign.created_at)

@@ -16,7 +16,7 @@ from app.core.page_actions import page_action
 from app.core.templating import render
 from app.core.types import PathId, QueryId
 from app.events import service as events
-from app.maps import service as maps
+from app.maps import reading as map_reading
 from app.versions.remembered import remembered
 from app.warbands import orders as warband_orders
 from app.warbands import service
@@ -206,9 +206,10 @@ def cancel(wid: PathId, page: CampaignPage):
 @router.get("/campaigns/{cid}/orders")
 def orders(page: CampaignPage):
     viewer = page.viewer
-    rows, names, nicknames, event_titles, label_rows, away = remembered(
+    rows, names, event_titles, away = remembered(
         page.session, viewer, "orders_page", None, partial(_orders_read, page.session, viewer)
     )
+    nicknames = campaigns.nicknames_seen(page.session, viewer)
     return render(
         page.request,
         "warbands/orders.html",
@@ -217,7 +218,7 @@ def orders(page: CampaignPage):
         orders=rows,
         warband_names=names,
         nicknames=nicknames,
-        labels=maps.place_labels(label_rows),
+        labels=map_reading.labels_seen(page.session, viewer),
         event_titles=event_titles,
         public=orders_public(viewer.campaign, viewer.campaign.round),
         not_sent=warband_orders.not_sent_yet(viewer, rows, nicknames, away),
@@ -229,17 +230,9 @@ def _orders_read(session, viewer) -> tuple:
     """What the orders page shows, read (rows, shown and never changed), and remembered while
     nothing the viewer may see has changed (app/versions/remembered.py)."""
     rows = warband_orders.orders_seen_by(session, viewer, rows=True).orders
-    campaign, cid = viewer.campaign, viewer.campaign_id
     names = service.names_by_id(session, [o.warband_id for o in rows])
-    titles = events.active_event_titles(session, campaign)
-    return (
-        rows,
-        names,
-        campaigns.nicknames(session, cid),
-        titles,
-        maps.label_rows(session, cid),
-        campaigns.away_now(session, campaign),
-    )
+    titles = events.active_event_titles(session, viewer.campaign)
+    return rows, names, titles, campaigns.away_now(session, viewer.campaign)
 
 
 # --- the dashboard panel -------------------------------------------------------------------------
