@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, UniqueConstraint
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -13,10 +13,15 @@ class Alliance(SQLModel, table=True):
     everyone but its members and invitees until that round's Battles."""
 
     __tablename__ = "mission_alliance"
-    __table_args__ = (CheckConstraint("status IN ('active','ended','lapsed')", name="status"),)
+    __table_args__ = (
+        CheckConstraint("status IN ('active','ended','lapsed')", name="status"),
+        # Issue 37: a round's rows of one campaign read without the other campaigns' or the
+        # earlier rounds' (the round or the campaign alone grew with the host and the season).
+        Index("ix_mission_alliance_campaign_id_round", "campaign_id", "round"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    round: int = Field(index=True)
+    round: int
     event_id: int = Field(foreign_key="event.id", index=True, ondelete="CASCADE")
     initiator_player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")
     # 'ended': its initiator withdrew; 'lapsed': the round it was made for ended.

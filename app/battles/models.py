@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -15,10 +15,15 @@ class Battle(SQLModel, table=True):
     """A battle announced when Battles begins (R6.1-R6.8)."""
 
     __tablename__ = "battle"
-    __table_args__ = (CheckConstraint("status IN ('announced','reported','confirmed','disputed','resolved')", name="status"),)
+    __table_args__ = (
+        CheckConstraint("status IN ('announced','reported','confirmed','disputed','resolved')", name="status"),
+        # Issue 37: a round's rows of one campaign read without the other campaigns' or the
+        # earlier rounds' (the round or the campaign alone grew with the host and the season).
+        Index("ix_battle_campaign_id_round", "campaign_id", "round"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    round: int = Field(index=True)
+    round: int
     place_id: int = Field(foreign_key="place.id", index=True, ondelete="CASCADE")
     event_id: int | None = Field(default=None, foreign_key="event.id", ondelete="SET NULL")
     # The destination's seed: the split, scenario and roles re-derive from it (R6.4).
@@ -67,10 +72,15 @@ class Arrival(SQLModel, table=True):
     unopposed (R6.2); left out by the split it neither fights nor takes the place (R6.4)."""
 
     __tablename__ = "arrival"
-    __table_args__ = (CheckConstraint("kind IN ('unopposed','left_out')", name="kind"),)
+    __table_args__ = (
+        CheckConstraint("kind IN ('unopposed','left_out')", name="kind"),
+        # Issue 37: a round's rows of one campaign read without the other campaigns' or the
+        # earlier rounds' (the round or the campaign alone grew with the host and the season).
+        Index("ix_arrival_campaign_id_round", "campaign_id", "round"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    round: int = Field(index=True)
+    round: int
     place_id: int = Field(foreign_key="place.id", ondelete="CASCADE")
     event_id: int | None = Field(default=None, foreign_key="event.id", ondelete="SET NULL")
     warband_id: int = Field(foreign_key="warband.id", ondelete="CASCADE")

@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint
+from sqlalchemy import JSON, CheckConstraint, Index
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -17,6 +17,8 @@ class Event(SQLModel, table=True):
         CheckConstraint("duration >= 1", name="duration_positive"),
         CheckConstraint("points_limit IS NULL OR points_limit >= 1", name="points_limit_positive"),
         CheckConstraint("roles IS NULL OR roles IN ('attacker_defender','none')", name="roles"),
+        # Issue 37: the campaign's active events read without those that ended before.
+        Index("ix_event_campaign_id_ended_round", "campaign_id", "ended_round"),
     )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

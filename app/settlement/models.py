@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint, UniqueConstraint
+from sqlalchemy import JSON, CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -18,10 +18,13 @@ class Settlement(SQLModel, table=True):
     __table_args__ = (
         UniqueConstraint("battle_id", "warband_id"),
         CheckConstraint("status IN ('draft','closed')", name="status"),
+        # Issue 37: a round's rows of one campaign read without the other campaigns' or the
+        # earlier rounds' (the round or the campaign alone grew with the host and the season).
+        Index("ix_settlement_campaign_id_round", "campaign_id", "round"),
     )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
-    round: int = Field(index=True)
+    round: int
     battle_id: int = Field(foreign_key="battle.id", index=True, ondelete="CASCADE")
     warband_id: int = Field(foreign_key="warband.id", ondelete="CASCADE")
     player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")

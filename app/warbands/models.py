@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import JSON, UniqueConstraint
+from sqlalchemy import JSON, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -42,7 +42,12 @@ class Order(SQLModel, table=True):
     """A warband sent, in one round, to an event or to a place without events (R4.5)."""
 
     __tablename__ = "warband_order"
-    __table_args__ = (UniqueConstraint("warband_id", "round"),)
+    __table_args__ = (
+        UniqueConstraint("warband_id", "round"),
+        # Issue 37: a round's rows of one campaign read without the other campaigns' or the
+        # earlier rounds' (the round or the campaign alone grew with the host and the season).
+        Index("ix_warband_order_campaign_id_round", "campaign_id", "round"),
+    )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     warband_id: int = Field(foreign_key="warband.id", index=True, ondelete="CASCADE")

@@ -12,7 +12,7 @@ from app.accounts import service as accounts
 from app.core import commit_steps
 from app.core.template_output import OutputTemplate
 from app.versions import audience
-from bench import collector, page_statements, report, request_cpu, request_split, write_cost
+from bench import collector, page_statements, report, request_cpu, request_split, season_reads, write_cost
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -75,6 +75,15 @@ def test_bench_page_statements_counts_every_page(capsys):
     page_statements.main()
     printed = capsys.readouterr().out.splitlines()
     assert len(printed) == len(page_statements.PAGES) + 1 and printed[1].split()[-1].isdigit()
+
+
+def test_bench_season_reads_times_a_rounds_reads_before_and_after_the_host_grows(capsys):
+    """bench/season_reads.py (issue 37): the GM's pages' reads of a round's battles and orders,
+    each timed before and after other campaigns' rows and earlier rounds were added."""
+    rows = season_reads.main(quick=True)
+    assert {name.split(":")[0] for name, _was, _now in rows} >= {"battle", "warband_order"}
+    assert all(was > 0 and now > 0 for _name, was, now in rows)
+    assert len(capsys.readouterr().out.splitlines()) == len(rows) + 1
 
 
 def test_bench_collector_sets_the_apps_objects_aside(capsys):
