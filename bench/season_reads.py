@@ -5,7 +5,7 @@ so a few microseconds are not lost in a page's noise), first as they are, then o
 database also holds 30 other campaigns' battles of the same round and 30 more rounds of this
 campaign's orders. Each ratio is the statement's time with those rows beside it over its time
 without: near 1.0 while a page reads a round through an index of the campaign and the round
-(app/migrations/versions/2026_12_07_i37_round_indexes.py), about the rows' growth (×4 to ×30)
+(app/migrations/versions/2026_12_07_i37_read_indexes.py), about the rows' growth (×4 to ×30)
 where it read through the round's or the campaign's index alone.
 
 Run: `python -m bench.season_reads [--quick]` (printed by `make bench`); SQLite.

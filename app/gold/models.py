@@ -3,7 +3,7 @@ from __future__ import annotations
 from datetime import datetime
 from typing import Any
 
-from sqlalchemy import JSON, CheckConstraint
+from sqlalchemy import JSON, CheckConstraint, Index
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -13,6 +13,8 @@ class LedgerEntry(SQLModel, table=True):
     """One change of one player's gold (R3.8). The balance always equals the sum of these."""
 
     __tablename__ = "ledger_entry"
+    # Issue 37: a kind of entries of one campaign (the standings' sums) read without the others.
+    __table_args__ = (Index("ix_ledger_entry_campaign_id_kind", "campaign_id", "kind"),)
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")
     player_id: int = Field(foreign_key="player.id", index=True, ondelete="CASCADE")

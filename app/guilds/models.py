@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint, UniqueConstraint
+from sqlalchemy import CheckConstraint, Index, UniqueConstraint
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -48,6 +48,9 @@ class GuildRequest(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint("kind IN ('request','invitation')", name="kind"),
         CheckConstraint("status IN ('pending','accepted','rejected','declined','lapsed')", name="status"),
+        # Issue 37: the pending ones (every player's page counts those waiting for them) read
+        # without the season's decided ones.
+        Index("ix_guild_request_campaign_id_status", "campaign_id", "status"),
     )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

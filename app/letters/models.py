@@ -2,7 +2,7 @@ from __future__ import annotations
 
 from datetime import datetime
 
-from sqlalchemy import CheckConstraint
+from sqlalchemy import CheckConstraint, Index
 from sqlmodel import Field, SQLModel
 
 from app.core.db import utcnow
@@ -16,6 +16,11 @@ class Letter(SQLModel, table=True):
     __table_args__ = (
         CheckConstraint("from_player_id IS NOT NULL OR to_player_id IS NOT NULL", name="not_gm_to_gm"),
         CheckConstraint("from_player_id IS NULL OR to_player_id IS NULL OR from_player_id <> to_player_id", name="not_to_self"),
+        # Issue 37, R11.2: a viewer's letters (and every page's count of their unread ones) read
+        # without the campaign's others: read through the campaign's index alone, a page took
+        # longer the more letters other members had written to each other.
+        Index("ix_letter_campaign_id_to_player_id", "campaign_id", "to_player_id"),
+        Index("ix_letter_campaign_id_from_player_id", "campaign_id", "from_player_id"),
     )
     id: int | None = Field(default=None, primary_key=True)
     campaign_id: int = Field(foreign_key="campaign.id", index=True, ondelete="CASCADE")

@@ -1,7 +1,10 @@
-"""Issue 37 (one host for many clubs, a season of many rounds): a page's reads of one round of
-one campaign go through an index of both. Through the index of the round alone, a page read
-the rows of that round of every campaign on the host; through the campaign's alone, every
-round of its season: the same statements, each slower as the host and the season grew.
+"""Issue 37 (one host for many clubs, a season of many rounds), R11.2: a page reads what it
+shows through an index that narrows the campaign to it. A round's rows of one campaign
+(battles, arrivals, orders, settlements, mission alliances), its active events, a viewer's
+letters (and every page's count of their unread ones), the pending guild requests, a kind of
+ledger entries: through the index of the round alone, a page read that round of every campaign
+on the host; through the campaign's alone, every round of its season, or every member's letters,
+so that a page took longer the more letters other members had written to each other.
 
 SQLite's plans are checked statement by statement, for every campaign page of the GM and of
 players in Battles, with a mission alliance at an event and orders (SQLite keeps no statistics
@@ -19,15 +22,22 @@ from sqlalchemy import event, inspect
 from tests.builders.guilds import allied_at_an_event, guild_campaign
 from tests.builders.pages import login
 
-# Each table a page reads a round of, and the column beside the campaign that narrows it.
-ROUND_READS = {
-    "battle": "round",
-    "arrival": "round",
-    "warband_order": "round",
-    "settlement": "round",
-    "mission_alliance": "round",
-    "event": "ended_round",
+# Each table a page reads a part of, the columns beside the campaign that narrow it (a statement
+# naming one of them must not search the table by the campaign's or the round's index alone),
+# and the index that narrows it (app/migrations/versions/2026_12_07_i37_read_indexes.py).
+NARROWED = {
+    "battle": (("round",), ("campaign_id", "round")),
+    "arrival": (("round",), ("campaign_id", "round")),
+    "warband_order": (("round",), ("campaign_id", "round")),
+    "settlement": (("round",), ("campaign_id", "round")),
+    "mission_alliance": (("round",), ("campaign_id", "round")),
+    "event": (("ended_round",), ("campaign_id", "ended_round")),
+    "letter": (("to_player_id", "from_player_id"), ("campaign_id", "to_player_id")),
+    "guild_request": (("status",), ("campaign_id", "status")),
+    "ledger_entry": (("kind",), ("campaign_id", "kind")),
 }
+# The indexes of the round alone, dropped: SQLite chose them over the campaign's.
+ROUND_ALONE = ("battle", "arrival", "settlement", "mission_alliance")
 TABS = (
     "",
     "/alliances",
@@ -73,11 +83,11 @@ def _statements_of_pages(engine, browser, cid: int) -> list[tuple[str, object, s
 
 
 def _wrong_index(statement: str, plan: list[str]) -> list[str]:
-    """The plan's searches of a round's table that use the campaign's or the round's index
-    alone while the statement narrows it by both."""
+    """The plan's searches of a table that use the campaign's or the round's index alone while
+    the statement narrows it further."""
     wrong = []
-    for table, column in ROUND_READS.items():
-        if not re.search(rf"\b{table}\.{column}\s*(=|IS NULL)", statement):
+    for table, (columns, _index) in NARROWED.items():
+        if not any(re.search(rf"\b{table}\.{column}\s*(=|IS NULL|IN)", statement) for column in columns):
             continue
         for line in plan:
             found = re.match(rf"SEARCH {table} USING (?:COVERING )?INDEX (ix_{table}_(?:campaign_id|round)) \(", line)
@@ -109,21 +119,22 @@ def test_issue37_a_page_reads_a_round_by_the_campaign_and_the_round_together(cli
     problems = []
     with engine.connect() as conn:
         for statement, parameters, page in seen:
-            if not any(re.search(rf"\b{t}\.{c}\b", statement) for t, c in ROUND_READS.items()):
+            if not any(re.search(rf"\b{t}\.{c}\b", statement) for t, (cs, _ix) in NARROWED.items() for c in cs):
                 continue
             plan = [row[3] for row in conn.exec_driver_sql("EXPLAIN QUERY PLAN " + statement, parameters)]
             checked += 1
             problems += [f"{page}: {wrong}\n  {statement[:200]}" for wrong in _wrong_index(statement, plan)]
-    assert checked >= 10, f"only {checked} statements read a round: the pages did not draw what they should"
+    assert checked >= 10, f"only {checked} statements read a part: the pages did not draw what they should"
+    read = {t for t in NARROWED if any(re.search(rf"\bFROM {t}\b", st) for st, _p, _page in seen)}
+    assert read >= {"battle", "warband_order", "event", "letter", "guild_request", "ledger_entry"}, read
     assert not problems, "\n".join(problems)
 
 
-def test_issue37_the_round_indexes_are_in_the_database(engine):
-    """On both databases: each round's table has its index of the campaign and the round (the
-    migration's, app/migrations/versions/2026_12_07_i37_round_indexes.py), and no index of the
-    round alone is left to mislead SQLite's planner."""
+def test_issue37_the_narrowing_indexes_are_in_the_database(engine):
+    """On both databases: each table has its index of the campaign and what narrows it (the
+    migration's), and no index of the round alone is left to mislead SQLite's planner."""
     found = inspect(engine)
-    for table, column in ROUND_READS.items():
+    for table, (_columns, index) in NARROWED.items():
         indexes = {tuple(ix["column_names"]): ix["name"] for ix in found.get_indexes(table)}
-        assert ("campaign_id", column) in indexes, (table, indexes)
-        assert (column,) not in indexes, (table, indexes)
+        assert index in indexes, (table, indexes)
+        assert table not in ROUND_ALONE or ("round",) not in indexes, (table, indexes)
