@@ -135,6 +135,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.collector
 	$(BIN)/python -m bench.page_statements
 	$(BIN)/python -m bench.season_reads
+	$(BIN)/python -m bench.prepared_routes
 	$(BIN)/python -m bench.write_cost
 	$(BIN)/python -m bench.dashboard
 	$(BIN)/python -m bench.map_page

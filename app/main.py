@@ -31,6 +31,7 @@ from app.battles import pages as battles_pages
 from app.battles import table_pages as battles_table_pages
 from app.campaigns import api as campaigns_api
 from app.campaigns import pages as campaigns_pages
+from app.campaigns.deps import campaign_route
 from app.catalog import api as catalog_api
 from app.catalog import pages as catalog_pages
 from app.catalog.catalog import CatalogStore
@@ -238,7 +239,7 @@ def _add_routes(app: FastAPI) -> None:
     for module in (*API_MODULES, *PAGE_MODULES):
         for route in module.router.routes:
             if isinstance(route, APIRoute) and not inspect.iscoroutinefunction(route.endpoint):
-                route.endpoint = ended_in_route(route.endpoint)
+                route.endpoint = ended_in_route(campaign_route(route.endpoint))
     for module in API_MODULES:
         # R12.4: a finished campaign refuses every write in one place (app/archive/deps.py).
         app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED, dependencies=[Depends(refuse_finished)])

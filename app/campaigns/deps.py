@@ -5,19 +5,21 @@ catalog. It lives with the campaigns, not in core, because core imports no domai
 
 from __future__ import annotations
 
-from collections.abc import Hashable
+import inspect
+from collections.abc import Awaitable, Callable, Hashable
 from dataclasses import dataclass
 from functools import cached_property
-from typing import Annotated, Any
+from typing import Annotated, Any, get_origin, get_type_hints
 
-from fastapi import Depends, Request
+from fastapi import Depends, Request, params
+from sqlmodel import Session
 
 from app.accounts.deps import SessionDep, csrf_checked, page_login_reading
 from app.accounts.models import User
 from app.catalog.catalog import Catalog
 from app.catalog.deps import get_catalog
 from app.core import page_head
-from app.core.db import InRoute
+from app.core.db import InRoute, prepared_in_route
 from app.core.forms import posted_form
 from app.core.page_actions import PageContext
 from app.core.page_head import HeadRead
@@ -82,3 +84,35 @@ async def campaign_page(cid: PathId, request: Request, session: SessionDep) -> C
 
 
 CampaignPage = Annotated[CampaignContext, Depends(campaign_page)]
+
+
+def _prepare(request: Request, session: Session, arguments: dict) -> Awaitable[CampaignContext]:
+    return campaign_page(arguments.pop("cid"), request, session)
+
+
+def campaign_route(endpoint: Callable) -> Callable:
+    """A campaign page's route whose context (`CampaignPage`) is made straight from the request,
+    not solved by FastAPI (`prepared_in_route`): the same context from the same calls, the
+    same validation of the campaign's id. A route with another dependency (an uploaded file)
+    or taking the request itself is left to FastAPI, whose order of solving it keeps."""
+    if inspect.iscoroutinefunction(endpoint) or getattr(endpoint, "ends_in_route", False):
+        return endpoint
+    hints = get_type_hints(endpoint, include_extras=True)
+    parameters = list(inspect.signature(endpoint).parameters.values())
+    pages = [p.name for p in parameters if _depends_on(hints.get(p.name)) is campaign_page]
+    others = [p for p in parameters if p.name not in pages]
+    if len(pages) != 1 or any(p.name in ("request", "cid") or _depends_on(hints.get(p.name)) for p in others):
+        return endpoint
+    seen = [
+        inspect.Parameter("request", inspect.Parameter.KEYWORD_ONLY, annotation=Request),
+        inspect.Parameter("cid", inspect.Parameter.KEYWORD_ONLY, annotation=PathId),
+        *(p.replace(kind=inspect.Parameter.KEYWORD_ONLY, annotation=hints.get(p.name, p.annotation)) for p in others),
+    ]
+    return prepared_in_route(endpoint, pages[0], _prepare, inspect.Signature(seen))
+
+
+def _depends_on(hint: Any) -> Any:
+    """The dependency an `Annotated[..., Depends(x)]` names (x), or None."""
+    if get_origin(hint) is not Annotated:
+        return None
+    return next((m.dependency for m in hint.__metadata__ if isinstance(m, params.Depends)), None)

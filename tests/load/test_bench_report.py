@@ -12,7 +12,7 @@ from app.accounts import service as accounts
 from app.core import commit_steps
 from app.core.template_output import OutputTemplate
 from app.versions import audience
-from bench import collector, page_statements, report, request_cpu, request_split, season_reads, write_cost
+from bench import collector, page_statements, prepared_routes, report, request_cpu, request_split, season_reads, write_cost
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -84,6 +84,14 @@ def test_bench_season_reads_times_a_rounds_reads_before_and_after_the_host_grows
     assert {name.split(":")[0] for name, _was, _now in rows} >= {"battle", "warband_order"}
     assert all(was > 0 and now > 0 for _name, was, now in rows)
     assert len(capsys.readouterr().out.splitlines()) == len(rows) + 1
+
+
+def test_bench_prepared_routes_draws_the_dashboard_both_ways(capsys):
+    """bench/prepared_routes.py (issue 37): the same dashboard behind a route FastAPI solves the
+    context of and one that makes it itself, each answered and timed."""
+    medians = prepared_routes.main(["--requests", "2"])
+    assert set(medians) == {"solved by FastAPI", "prepared by the route"} and all(m > 0 for m in medians.values())
+    assert capsys.readouterr().out.splitlines()[-1].startswith("prepared ÷ solved")
 
 
 def test_bench_collector_sets_the_apps_objects_aside(capsys):

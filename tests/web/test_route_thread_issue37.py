@@ -13,6 +13,7 @@ from datetime import UTC, datetime
 
 import anyio.to_thread
 import pytest
+from fastapi.dependencies.utils import get_dependant
 from fastapi.routing import APIRoute
 from sqlalchemy import exc as sa_exc
 from sqlmodel import Session
@@ -23,6 +24,7 @@ from app.campaigns import pages as dashboard_pages
 from app.campaigns.deps import campaign_page
 from app.campaigns.schemas import PlayerOut
 from app.core import db
+from app.core.types import PathId
 from app.main import API_MODULES, PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign
 from tests.builders.pages import login, register
@@ -134,6 +136,33 @@ def test_issue37_every_route_taking_a_page_login_reads_it_in_its_own_thread(app)
     assert all(getattr(r.endpoint, "ends_in_route", False) for r in taking), [
         r.path for r in taking if not getattr(r.endpoint, "ends_in_route", False)
     ]
+
+
+def test_issue37_a_campaign_pages_context_is_made_without_fastapis_solving_of_it(app):
+    """`campaign_route`: FastAPI sees the request and the campaign's id (still validated as a
+    path id) where the route took `CampaignPage`, and the route's wrapper makes the context
+    with the request's session; a route with another dependency (an uploaded file) is left to
+    FastAPI, which solves its dependencies in their order (the CSRF check before the file)."""
+    routes = [r for m in PAGE_MODULES for r in m.router.routes if isinstance(r, APIRoute)]
+    taking = [r for r in routes if campaign_page in set(_calls(r.dependant))]
+    prepared = [r for r in taking if "cid" in inspect.signature(r.endpoint).parameters]
+    assert len(prepared) > 100
+    for route in prepared:
+        solved = set(_calls(get_dependant(path=route.path, call=route.endpoint)))
+        assert campaign_page not in solved and db.get_session not in solved, route.path
+        assert inspect.signature(route.endpoint).parameters["cid"].annotation is PathId
+    uploads = {r.path for r in taking if r not in prepared}
+    assert {"/campaigns/{cid}/map/image", "/campaigns/{cid}/company/import"} <= uploads, uploads
+    assert all(campaign_page in set(_calls(get_dependant(path=r.path, call=r.endpoint))) for r in taking if r not in prepared)
+
+
+def test_issue37_a_prepared_campaign_page_answers_a_bad_id_as_before(client, make_client):
+    anna, cid = _player(client, make_client)
+    for bad in ("0", "abc", "99999999999999999999"):
+        answer = anna.get(f"/campaigns/{bad}", follow_redirects=False)
+        assert answer.status_code in (404, 422) and "<h1" in answer.text, (bad, answer.status_code)
+    assert anna.get(f"/campaigns/{cid + 1000}").status_code == 404
+    assert anna.get(f"/campaigns/{cid}/battles?round=x").status_code == 422
 
 
 def test_issue37_a_page_outside_the_campaigns_crosses_into_a_worker_thread_once(client, make_client, hops):
