@@ -239,7 +239,10 @@ def _add_routes(app: FastAPI) -> None:
     for module in (*API_MODULES, *PAGE_MODULES):
         for route in module.router.routes:
             if isinstance(route, APIRoute) and not inspect.iscoroutinefunction(route.endpoint):
-                route.endpoint = ended_in_route(campaign_route(route.endpoint))
+                # A page's context made by its route (not behind an include's or a route's own
+                # dependencies, which FastAPI solves first, with a session of their own).
+                page = module in PAGE_MODULES and not route.dependencies
+                route.endpoint = ended_in_route(campaign_route(route.endpoint) if page else route.endpoint)
     for module in API_MODULES:
         # R12.4: a finished campaign refuses every write in one place (app/archive/deps.py).
         app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED, dependencies=[Depends(refuse_finished)])

@@ -97,7 +97,10 @@ def campaign_route(endpoint: Callable) -> Callable:
     or taking the request itself is left to FastAPI, whose order of solving it keeps."""
     if inspect.iscoroutinefunction(endpoint) or getattr(endpoint, "ends_in_route", False):
         return endpoint
-    hints = get_type_hints(endpoint, include_extras=True)
+    try:
+        hints = get_type_hints(endpoint, include_extras=True)
+    except NameError:  # an annotation only FastAPI's own reading resolves: left to it
+        return endpoint
     parameters = list(inspect.signature(endpoint).parameters.values())
     pages = [p.name for p in parameters if _depends_on(hints.get(p.name)) is campaign_page]
     others = [p for p in parameters if p.name not in pages]

@@ -15,6 +15,7 @@ from datetime import UTC, datetime
 from pathlib import Path
 from typing import Any, overload
 
+import anyio
 import structlog
 from fastapi import Request
 from fastapi.concurrency import run_in_threadpool
@@ -269,11 +270,18 @@ async def request_session(request: Request) -> AsyncIterator[Session]:
             yield session
         except BaseException as exc:
             # Ended already (its commit raised in the route's thread): rolled back and closed.
-            if not open_work or not await run_in_threadpool(open_work.pop().__exit__, type(exc), exc, exc.__traceback__):
+            # Shielded, as FastAPI shields a dependency's ending: a cancelled request still
+            # rolls back and gives its connection back.
+            suppressed: bool | None = False
+            if open_work:
+                with anyio.CancelScope(shield=True):
+                    suppressed = await run_in_threadpool(open_work.pop().__exit__, type(exc), exc, exc.__traceback__)
+            if not suppressed:
                 raise
         else:
             if open_work:
-                await run_in_threadpool(open_work.pop().__exit__, None, None, None)
+                with anyio.CancelScope(shield=True):
+                    await run_in_threadpool(open_work.pop().__exit__, None, None, None)
 
 
 async def get_session(request: Request) -> AsyncIterator[Session]:

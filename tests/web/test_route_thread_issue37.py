@@ -11,11 +11,14 @@ import inspect
 import re
 from datetime import UTC, datetime
 
+import anyio
 import anyio.to_thread
 import pytest
+from fastapi import Request
 from fastapi.dependencies.utils import get_dependant
 from fastapi.routing import APIRoute
 from sqlalchemy import exc as sa_exc
+from sqlalchemy import text
 from sqlmodel import Session
 
 from app.accounts.deps import page_login_required, page_user
@@ -154,6 +157,42 @@ def test_issue37_a_campaign_pages_context_is_made_without_fastapis_solving_of_it
     uploads = {r.path for r in taking if r not in prepared}
     assert {"/campaigns/{cid}/map/image", "/campaigns/{cid}/company/import"} <= uploads, uploads
     assert all(campaign_page in set(_calls(get_dependant(path=r.path, call=r.endpoint))) for r in taking if r not in prepared)
+
+
+@pytest.mark.parametrize("method", ["GET", "POST"])
+def test_issue37_a_cancelled_request_still_ends_its_unit_of_work(app, engine, method, monkeypatch):
+    """`request_session` ends the unit of work (rolled back and closed, its connection given
+    back at once, not when the garbage collector finds the session) shielded from the
+    request's cancellation, as FastAPI shields a dependency's ending: a prepared route has no
+    dependency to end it."""
+    closed = []
+    real_close = Session.close
+    monkeypatch.setattr(Session, "close", lambda self: closed.append(self) or real_close(self))
+
+    async def cancelled() -> None:
+        scope = {"type": "http", "method": method, "path": "/", "headers": [], "query_string": b"", "app": app, "state": {}}
+        with anyio.move_on_after(0.05) as waited:
+            async with db.request_session(Request(scope)) as session:
+                session.execute(text("SELECT 1"))  # holds a connection from here on
+                await anyio.sleep(5)
+        assert waited.cancelled_caught
+        assert closed == [session] and engine.pool.checkedout() == 0
+
+    anyio.run(cancelled)
+
+
+def test_issue37_only_the_pages_with_no_other_dependency_are_prepared():
+    """An API route, or a route behind dependencies of its own or its include's (the API's
+    `refuse_finished` takes a session first), is left to FastAPI: prepared, it would wait for
+    a second write slot behind its own."""
+    for module in API_MODULES:
+        for route in module.router.routes:
+            if isinstance(route, APIRoute):
+                assert "cid" not in getattr(route.endpoint, "__signature__", inspect.signature(print)).parameters, route.path
+    for module in PAGE_MODULES:
+        for route in module.router.routes:
+            if isinstance(route, APIRoute) and route.dependencies:
+                assert not hasattr(route.endpoint, "__signature__"), route.path
 
 
 def test_issue37_a_prepared_campaign_page_answers_a_bad_id_as_before(client, make_client):
