@@ -135,10 +135,13 @@ def require_writable(viewer: Viewer) -> None:
 # A round's orders and settlements, all of them or one player's: built once, as pages read them
 # on every visit (issue 37: a statement built anew costs about 80 µs a request). The orders' are
 # the warbands' reads too (`current_orders`: the GM's or the player's own).
-ROUND_ORDERS = (
-    select(Order).where(Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round")).order_by(col(Order.id))
-)
+_OF_ROUND = (Order.campaign_id == bindparam("campaign_id"), Order.round == bindparam("round"))
+ROUND_ORDERS = select(Order).where(*_OF_ROUND).order_by(col(Order.id))
 OWN_ROUND_ORDERS = ROUND_ORDERS.where(Order.player_id == bindparam("player_id"))
+# As rows, without the time each was sent: no page shows it, and SQLite keeps it as text,
+# parsed row by row (issue 37).
+_ROUND_ORDER_ROWS = select(*[c for c in Order.__table__.c if c.name != "created_at"]).where(*_OF_ROUND).order_by(col(Order.id))
+_OWN_ROUND_ORDER_ROWS = _ROUND_ORDER_ROWS.where(Order.player_id == bindparam("player_id"))
 _ROUND_SETTLEMENTS = (
     select(Settlement)
     .where(Settlement.campaign_id == bindparam("campaign_id"), Settlement.round == bindparam("round"))
@@ -154,11 +157,12 @@ def visible_orders(session: Session, viewer: Viewer, round_: int, *, rows: bool 
     orders page twice what their statement does)."""
     params = {"campaign_id": viewer.campaign.id, "round": round_}
     if viewer.is_gm or orders_public(viewer.campaign, round_):
-        statement = ROUND_ORDERS
+        statement = _ROUND_ORDER_ROWS if rows else ROUND_ORDERS
     elif viewer.player is None:
         return []
     else:
-        statement, params = OWN_ROUND_ORDERS, {**params, "player_id": viewer.player.id}
+        statement = _OWN_ROUND_ORDER_ROWS if rows else OWN_ROUND_ORDERS
+        params = {**params, "player_id": viewer.player.id}
     return list((read_rows(session, statement, params) if rows else session.exec(statement, params=params)).all())
 
 
