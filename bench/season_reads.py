@@ -67,9 +67,12 @@ def _grow(cursor, campaigns: int, rounds: int) -> None:
     cursor.execute("PRAGMA foreign_keys=ON")
 
 
-def _named(statement: str, table: str) -> str:
-    """The table and what the statement narrows it by."""
-    where = re.search(r"WHERE (.*?)(?: ORDER BY| GROUP BY| LIMIT|$)", " ".join(statement.split()))
+def _named(statement: str) -> str:
+    """The table the statement reads (its first FROM) and what it narrows it by."""
+    flat = " ".join(statement.split())
+    first = re.search(r"FROM (\w+)", flat)
+    table = first.group(1) if first else "?"
+    where = re.search(r"WHERE (.*?)(?: ORDER BY| GROUP BY| LIMIT|$)", flat)
     narrowed = re.sub(rf"\b{table}\.", "", where.group(1)) if where else "all"
     return f"{table}: {narrowed}"[:58]
 
@@ -92,7 +95,7 @@ def main(quick: bool = False) -> list[tuple[str, float, float]]:
         before = {s: _timed(cursor, s, p, repeat) for s, (_t, p) in reads.items()}
         _grow(cursor, 2 if quick else CAMPAIGNS, 2 if quick else ROUNDS)
         raw.commit()
-        rows = [(_named(s, reads[s][0]), before[s], _timed(cursor, s, reads[s][1], repeat)) for s in reads]
+        rows = [(_named(s), before[s], _timed(cursor, s, reads[s][1], repeat)) for s in reads]
     finally:
         raw.close()
     print(f"{'a round read, with 30 other campaigns and 30 more rounds':<58} {'before':>9} {'after':>9}  ratio")
