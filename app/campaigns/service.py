@@ -293,7 +293,7 @@ _INVITATIONS = (
 
 
 def invitations(session: Session, campaign_id: int) -> list[tuple[str, str]]:
-    return [(nickname, status) for nickname, status in read_rows(session, _INVITATIONS, {"campaign_id": campaign_id})]
+    return [(nickname, status) for nickname, status in read_rows(session, _INVITATIONS, {"campaign_id": campaign_id}).all()]
 
 
 def gm_nickname(session: Session, campaign: Campaign) -> str:

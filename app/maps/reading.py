@@ -150,7 +150,7 @@ def roster_and_places(
     places, hideouts = [], []
     for place_id, name, income, slot, owner, holder, made in read_rows(
         session, _PLACES_AND_HIDEOUTS, {"campaign_id": campaign_id}
-    ):
+    ).all():
         places.append(PlaceRow(place_id, name, income, slot, owner))
         if owner in by_id:
             by_id[owner].places.append(place_id)

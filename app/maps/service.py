@@ -59,7 +59,7 @@ _PLACE_ROWS = (
 def place_rows(session: Session, campaign_id: int) -> list[PlaceRow]:
     """The campaign's places as rows, not Place objects: sixty of those cost a dashboard about
     a millisecond (issue 37)."""
-    return [PlaceRow(*row) for row in read_rows(session, _PLACE_ROWS, {"campaign_id": campaign_id})]
+    return [PlaceRow(*row) for row in read_rows(session, _PLACE_ROWS, {"campaign_id": campaign_id}).all()]
 
 
 _HIDEOUT_PLACES = select(Hideout.place_id).where(Hideout.campaign_id == bindparam("campaign_id"))
