@@ -20,7 +20,7 @@ from app.accounts.service import login_reading
 from app.alliances.models import Alliance, AllianceMember
 from app.campaigns.models import Campaign, Invitation, Player
 from app.campaigns.rules import orders_public
-from app.core.db import read_rows, saved_id, table_of
+from app.core.db import columns_except, read_rows, saved_id
 from app.core.errors import DomainError
 from app.gold.models import LedgerEntry
 from app.gold.rules import OWNERS_ALONE, OWNERS_BEFORE_BATTLES, gms_see_balances
@@ -140,7 +140,7 @@ ROUND_ORDERS = select(Order).where(*_OF_ROUND).order_by(col(Order.id))
 OWN_ROUND_ORDERS = ROUND_ORDERS.where(Order.player_id == bindparam("player_id"))
 # As rows, without the time each was sent: no page shows it, and SQLite keeps it as text,
 # parsed row by row (issue 37).
-_ROUND_ORDER_ROWS = select(*[c for c in table_of(Order).c if c.name != "created_at"]).where(*_OF_ROUND).order_by(col(Order.id))
+_ROUND_ORDER_ROWS = select(*columns_except(Order, "created_at")).where(*_OF_ROUND).order_by(col(Order.id))
 _OWN_ROUND_ORDER_ROWS = _ROUND_ORDER_ROWS.where(Order.player_id == bindparam("player_id"))
 _ROUND_SETTLEMENTS = (
     select(Settlement)

@@ -13,7 +13,7 @@ from app.accounts.models import User
 from app.battles import rules
 from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarband
 from app.campaigns.models import Campaign
-from app.core.db import read_rows
+from app.core.db import columns_except, read_rows
 from app.core.errors import DomainError
 from app.core.pagination import Page, paginate
 from app.versions.remembered import remembered
@@ -35,11 +35,11 @@ GM_RESULT_PHASES = ("battles", "settlement")
 _UNLISTED = ("created_at", "decided_at")
 _IN_ROUND_OF = (Battle.campaign_id == bindparam("campaign_id"), Battle.round == bindparam("round"))
 _FIGHTS = Battle.id.in_(select(BattleWarband.battle_id).where(BattleWarband.player_id == bindparam("player_id")))
-_ROUND_BATTLES = select(*[c for c in Battle.__table__.c if c.name not in _UNLISTED]).where(*_IN_ROUND_OF)
+_ROUND_BATTLES = select(*columns_except(Battle, *_UNLISTED)).where(*_IN_ROUND_OF)
 _ROUND_IDS = {False: select(Battle.id).where(*_IN_ROUND_OF), True: select(Battle.id).where(*_IN_ROUND_OF, _FIGHTS)}
 _LISTED_BATTLES = {False: _ROUND_BATTLES.order_by(Battle.id), True: _ROUND_BATTLES.where(_FIGHTS).order_by(Battle.id)}
 _LISTED_WARBANDS = {
-    own: select(*[c for c in BattleWarband.__table__.c if c.name != "roster"])
+    own: select(*columns_except(BattleWarband, "roster"))
     .where(BattleWarband.battle_id.in_(_ROUND_IDS[own]))
     .order_by(BattleWarband.side, BattleWarband.id)
     for own in (False, True)
@@ -166,8 +166,6 @@ def listed(session: Session, viewer: Viewer, round_: int | None = None, player_i
     member sees has changed (app/versions/remembered.py); a list of its own, of shared views. An
     earlier round, asked for by name, is read each time: remembered, any member could fill the
     memory with every round of every campaign."""
-    if round_ is not None:
-        return battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False)
     return list(
         remembered(
             session,
@@ -176,6 +174,7 @@ def listed(session: Session, viewer: Viewer, round_: int | None = None, player_i
             player_id,
             lambda: battles_of(session, viewer.campaign, round_, player_id=player_id, rosters=False),
             public=True,  # R6.5: battles are public to the campaign's members
+            keep=round_ is None,
         )
     )
 
@@ -235,9 +234,7 @@ def listed_arrivals(session: Session, viewer: Viewer, round_: int | None = None)
         rows = list(read_rows(session, _LISTED_ARRIVALS, {"campaign_id": viewer.campaign_id, "round": shown}).all())
         return rows, warband_names(session, rows)
 
-    if round_ is not None:
-        return read()
-    rows, names = remembered(session, viewer, "arrivals_listed", None, read, public=True)
+    rows, names = remembered(session, viewer, "arrivals_listed", None, read, public=True, keep=round_ is None)
     return list(rows), dict(names)
 
 

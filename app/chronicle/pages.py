@@ -30,9 +30,10 @@ class Shot(NamedTuple):
 def chronicle(context: CampaignPage, page: int = QueryPage()):
     request, session, viewer = context.request, context.session, context.viewer
     locale = getattr(request.state, "locale", "en")
-    read = partial(_read, context, page)
     # The first page alone is remembered: any member could fill the memory with every page.
-    result, entries, shown = remembered(session, viewer, "chronicle", locale, read, public=True) if page == 1 else read()
+    result, entries, shown = remembered(
+        session, viewer, "chronicle", locale, partial(_read, context, page), public=True, keep=page == 1
+    )
     return render(
         request,
         "chronicle/chronicle.html",

@@ -60,6 +60,11 @@ def aware(moment: datetime | None) -> datetime | None:
     return moment if moment is None or moment.tzinfo is not None else moment.replace(tzinfo=UTC)
 
 
+def columns_except(model: type[SQLModel], *left_out: str) -> list:
+    """A table model's columns but `left_out`, for a read of rows that shows none of those."""
+    return [c for c in table_of(model).c if c.name not in left_out]
+
+
 def table_of(model: type[SQLModel]) -> Table:
     """A table model's table, for Core statements and its columns."""
     return model.__table__  # type: ignore[attr-defined]  # set by SQLModel's metaclass, unseen by type checkers

@@ -124,11 +124,17 @@ def public_head_read(viewer: Any) -> HeadRead | None:
     return HeadRead("_public_sum", _SUM, {"campaign_id": viewer.campaign_id, **dict.fromkeys(_SEATS, EVERYONE)})
 
 
-def remembered(session: Session, viewer: Any, name: str, args: Hashable, read: Callable[[], T], *, public: bool = False) -> T:
+def remembered(
+    session: Session, viewer: Any, name: str, args: Hashable, read: Callable[[], T], *, public: bool = False, keep: bool = True
+) -> T:
     """`read()`, or what it gave last time for this viewer and `args` while the viewer's
     counters stand where they stood. `public`: a read every member makes alike (what `args`
     name aside), kept once for them all under every member's counter. The value is shared by
-    the requests that are answered it: its caller hands out a copy of any list it may change."""
+    the requests that are answered it: its caller hands out a copy of any list it may change.
+    `keep=False`: read each time, for a read any member could ask of without end (an earlier
+    round, a later page): remembered, those would fill the memory."""
+    if not keep:
+        return read()
     head = public_head_read(viewer) if public else head_read(viewer)
     if head is None or session.info.get(WRITING) or KEY in session.info or session.new or session.dirty or session.deleted:
         return read()
