@@ -132,6 +132,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.report
 	$(BIN)/python -m bench.request_cpu
 	$(BIN)/python -m bench.request_split
+	$(BIN)/python -m bench.page_parts
 	$(BIN)/python -m bench.collector
 	$(BIN)/python -m bench.page_statements
 	$(BIN)/python -m bench.season_reads

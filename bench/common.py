@@ -9,8 +9,11 @@ from pathlib import Path
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 
+from fastapi.responses import PlainTextResponse
 from starlette.testclient import TestClient
 
+from app.campaigns.deps import CampaignPage, campaign_route
+from app.core.db import ended_in_route
 from app.core.memory import settle
 from app.core.migrate import upgrade
 from app.core.settings import Settings
@@ -31,3 +34,18 @@ def logged_in_gm():
     token = client.get("/login").text.split('name="csrf_token" value="')[1].split('"')[0]
     client.post("/login", data={"nickname": GM, "password": PASSWORD, "csrf_token": token})
     return app, client
+
+
+def seated_route(app) -> str:
+    """A campaign page that answers as soon as its login has read the viewer, wrapped as the
+    app's campaign pages are (app/main.py `_add_routes`): what every campaign page costs before
+    its own reads and template (its unit of work, the login's statement, the CSRF check, the
+    ending). Its path, with `{cid}` for the campaign."""
+
+    @app.get("/bench/campaigns/{cid}/seated")
+    @ended_in_route
+    @campaign_route
+    def bench_seated(page: CampaignPage):
+        return PlainTextResponse(page.viewer.campaign.name)
+
+    return "/bench/campaigns/{cid}/seated"

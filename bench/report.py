@@ -11,6 +11,9 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
   is drawn again; revalidated, it is answered from memory while nothing its viewer may see
   has changed (app/core/revalidation.py; the memories' keys move only for those who may see a
   change, so their timing tells nobody of a secret, R11.2);
+- a campaign page that answers as soon as its login has read the viewer ÷ bare route: the floor
+  under every page's figures above (its unit of work, the login's statement, the CSRF check,
+  the ending), which a page's reads and template add to (`python -m bench.page_parts`);
 - first load and repeat visit, in bytes, as a browser that accepts gzip fetches them: the
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
@@ -33,7 +36,7 @@ from starlette.testclient import TestClient
 
 from app.versions import remembered
 from bench import announce
-from bench.common import logged_in_gm
+from bench.common import logged_in_gm, seated_route
 from bench.large_campaign import build_map, build_round
 
 ROUNDS = 41  # an odd count: the median is one request's time
@@ -113,6 +116,7 @@ def main(quick: bool = False) -> list[tuple[str, str, str]]:
         cid, _ = build_round(app.state.engine, gm_nickname="gamemaster", players=players)
         map_cid = build_map(app.state.engine, gm_nickname="gamemaster", places=places, paths=paths, players=min(20, places // 5))
         client.get("/")  # the login's flash message
+        seated = seated_route(app).replace("{cid}", str(cid))
         pages = [
             ("dashboard", f"/campaigns/{cid}"),
             ("battles", f"/campaigns/{cid}/battles"),
@@ -121,6 +125,15 @@ def main(quick: bool = False) -> list[tuple[str, str, str]]:
             ("orders", f"/campaigns/{cid}/orders"),
             ("map", f"/campaigns/{map_cid}/map"),
         ]
+        # The floor under every campaign page: its login, viewer and unit of work, nothing else.
+        base, floor = _side_by_side(client, seated, rounds=rounds, drawn=True)
+        rows.append(
+            (
+                "a campaign page's login alone ÷ bare route",
+                f"{floor / base:.1f}",
+                f"{floor:.1f} ms vs {base:.2f} ms, no reads, no template",
+            )
+        )
         for name, url in pages:
             base, page = _side_by_side(client, url, rounds=rounds, drawn=True)
             rows.append((f"{name} ÷ bare route (in process)", f"{page / base:.1f}", f"{page:.1f} ms vs {base:.2f} ms, drawn"))

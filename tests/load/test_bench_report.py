@@ -9,10 +9,20 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from app.accounts import service as accounts
-from app.core import commit_steps
+from app.core import commit_steps, templating
 from app.core.template_output import OutputTemplate
 from app.versions import audience
-from bench import collector, page_statements, prepared_routes, report, request_cpu, request_split, season_reads, write_cost
+from bench import (
+    collector,
+    page_parts,
+    page_statements,
+    prepared_routes,
+    report,
+    request_cpu,
+    request_split,
+    season_reads,
+    write_cost,
+)
 from tests.load.fault_helpers import sqlite_run_only
 
 pytestmark = sqlite_run_only  # the bench makes its own SQLite database (BENCH_DATABASE_URL aside)
@@ -33,6 +43,7 @@ def test_bench_report_quick_form_prints_every_measure(capsys):
         assert f"{page} ÷ bare route (in process)" in labels
         assert f"{page}, unchanged (304) ÷ bare route" in labels
         assert f"{page}, loaded again unchanged ÷ bare route" in labels  # issue 37
+    assert "a campaign page's login alone ÷ bare route" in labels  # the floor under them (issue 37)
     assert "dashboard: first load / repeat visit" in labels and "map: first load / repeat visit" in labels
     assert any(label.startswith("announce 100 / 200 warbands") for label in labels)
     printed = capsys.readouterr().out
@@ -117,3 +128,24 @@ def test_bench_request_split_quick_form_gives_every_part_and_puts_the_wrappers_b
     for label in ("the event loop's thread", "the route's worker thread", "the login", "drawing the template"):
         assert all(0 < part < w for part, w in zip(figures[label], whole, strict=True)), label
     assert (Connection.execute, OutputTemplate.render, accounts.lookup_session, fastapi.routing.solve_dependencies) == before
+
+
+def test_bench_page_parts_quick_form_gives_every_part_and_puts_what_it_patched_back(capsys):
+    """bench/page_parts.py (issue 37): each page's drawings and parts are given a figure, the
+    page after a change costs more than its login alone, and the login, the template drawing
+    and the template loader are as they were afterwards."""
+    before = (accounts.lookup_session, OutputTemplate.render, templating.env.loader)
+    lines = page_parts.main(["--requests", "3"])
+    assert capsys.readouterr().out.splitlines() == lines
+    assert lines[0].split()[-6:] == ["dashboard", "battles", "players", "chronicle", "orders", "map"]
+    figures = {line[:50].strip(): [float(x) for x in line[50:].split()] for line in lines[1:]}
+    cold, seated, sync = (
+        figures[k]
+        for k in (
+            "drawn after a change (nothing remembered)",
+            "a campaign page's login and viewer alone",
+            "a synchronous route through the app",
+        )
+    )
+    assert all(c > s > 0 for c, s in zip(cold, seated, strict=True)) and all(s > q > 0 for s, q in zip(seated, sync, strict=True))
+    assert (accounts.lookup_session, OutputTemplate.render, templating.env.loader) == before
