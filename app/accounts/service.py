@@ -205,12 +205,16 @@ def create_api_token(session: Session, secret_key: str, *, user: User, name: str
     return row, token
 
 
+# Built once: building it cost an API call more than running it (issue 37).
+_API_LOGIN = (
+    select(User, ApiToken)
+    .join(ApiToken, ApiToken.user_id == User.id)
+    .where(ApiToken.token_hash == bindparam("token_hash"), ApiToken.revoked_at.is_(None))
+)
+
+
 def user_for_api_token(session: Session, secret_key: str, token: str) -> tuple[User, ApiToken] | None:
-    row = session.exec(
-        select(User, ApiToken)
-        .join(ApiToken, ApiToken.user_id == User.id)
-        .where(ApiToken.token_hash == token_digest(secret_key, token), ApiToken.revoked_at.is_(None))
-    ).first()
+    row = session.exec(_API_LOGIN, params={"token_hash": token_digest(secret_key, token)}).first()
     return (row[0], row[1]) if row else None
 
 
