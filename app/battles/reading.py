@@ -15,7 +15,7 @@ from app.battles.models import Arrival, Battle, BattleConfirmation, BattleWarban
 from app.campaigns.models import Campaign
 from app.core.db import columns_except, read_rows
 from app.core.errors import DomainError
-from app.core.pagination import Page, paginate
+from app.core.pagination import Listing, Page, paginate
 from app.versions.remembered import remembered
 from app.visibility import Viewer, viewer_for
 from app.warbands import service as warbands
@@ -179,12 +179,18 @@ def listed(session: Session, viewer: Viewer, round_: int | None = None, player_i
     )
 
 
+# Built once (issue 37: building the list and its count cost an API call more than running them).
+_ROUND_BATTLE_IDS = Listing(
+    select(Battle.id)
+    .where(Battle.campaign_id == bindparam("campaign_id"), Battle.round == bindparam("round"))
+    .order_by(Battle.id)
+)
+
+
 def battle_page(session: Session, campaign: Campaign, round_: int | None, *, page: int, per_page: int) -> Page:
     """One page of a round's battles, sliced in the database (public to members, R6.5)."""
-    query = select(Battle.id).where(
-        Battle.campaign_id == campaign.id, Battle.round == (campaign.round if round_ is None else round_)
-    )
-    ids = paginate(session, query.order_by(Battle.id), page=page, per_page=per_page)
+    shown = {"campaign_id": campaign.id, "round": campaign.round if round_ is None else round_}
+    ids = paginate(session, _ROUND_BATTLE_IDS, page=page, per_page=per_page, params=shown)
     ids.items = battles_of(session, campaign, battle_ids=list(ids.items)) if ids.items else []
     return ids
 

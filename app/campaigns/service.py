@@ -296,8 +296,11 @@ def invitations(session: Session, campaign_id: int) -> list[tuple[str, str]]:
     return [(nickname, status) for nickname, status in read_rows(session, _INVITATIONS, {"campaign_id": campaign_id}).all()]
 
 
+_NICKNAME = select(User.nickname).where(User.id == bindparam("user_id"))
+
+
 def gm_nickname(session: Session, campaign: Campaign) -> str:
-    return session.exec(select(User.nickname).where(User.id == campaign.gm_user_id)).one()
+    return session.exec(_NICKNAME, params={"user_id": campaign.gm_user_id}).one()
 
 
 # The home page's and GET /me's reads, built once (issue 37: building them cost more than
