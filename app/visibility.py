@@ -8,9 +8,11 @@ from __future__ import annotations
 
 from collections.abc import Callable
 from dataclasses import dataclass
+from itertools import product
 from typing import TypeVar
 
-from sqlalchemy import ColumnElement, Select, and_, bindparam, func, or_
+from sqlalchemy import ColumnElement, Integer, Select, and_, bindparam, func, or_
+from sqlalchemy import false as _false
 from sqlalchemy.orm import Mapped
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
@@ -182,20 +184,26 @@ def visible_settlements(session: Session, viewer: Viewer, round_: int):
     return list(session.exec(_OWN_ROUND_SETTLEMENTS, params={**params, "player_id": viewer.player.id}).all())
 
 
+def _ransoms_of(gm: bool, by_id: bool, lock: bool) -> SelectOfScalar:
+    query = select(Ransom).where(Ransom.campaign_id == bindparam("campaign_id"))
+    if by_id:
+        query = query.where(Ransom.id == bindparam("ransom_id"))
+    if not gm:
+        mine = bindparam("player_id", type_=Integer())
+        query = query.where(or_(col(Ransom.owner_player_id) == mine, col(Ransom.captor_player_id) == mine))
+    return (query.with_for_update() if lock else query).order_by(col(Ransom.id))
+
+
+_RANSOMS = {key: _ransoms_of(*key) for key in product((False, True), repeat=3)}  # built once (issue 37)
+
+
 def visible_ransoms(session: Session, viewer: Viewer, *, lock: bool = False, ransom_id: int | None = None):
     """Ransoms are seen by the prisoner's owner, its captor and the GM (V12, R11.2)."""
-    query = select(Ransom).where(Ransom.campaign_id == viewer.campaign.id)
-    if ransom_id is not None:
-        query = query.where(Ransom.id == ransom_id)
-    if not viewer.is_gm:
-        if viewer.player is None:
-            return []
-        query = query.where(
-            or_(col(Ransom.owner_player_id) == viewer.player.id, col(Ransom.captor_player_id) == viewer.player.id)
-        )
-    if lock:
-        query = query.with_for_update()
-    return list(session.exec(query.order_by(col(Ransom.id))).all())
+    if not viewer.is_gm and viewer.player is None:
+        return []
+    mine = viewer.player.id if viewer.player is not None else None
+    params = {"campaign_id": viewer.campaign.id, "ransom_id": ransom_id, "player_id": mine}
+    return list(session.exec(_RANSOMS[(viewer.is_gm, ransom_id is not None, lock)], params=params).all())
 
 
 def private_owner(viewer: Viewer, player_id: int | None) -> int:
@@ -330,7 +338,6 @@ def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[
 # --- letters (R8.12, R9.4) ---------------------------------------------------------------------
 # A letter is seen by its sender and its recipient only — the GM too only when a party (the GM's
 # side of a letter is a null player id). Every read of letters starts from these.
-from sqlalchemy import false as _false  # noqa: E402
 
 from app.letters.models import Letter  # noqa: E402
 

@@ -9,13 +9,14 @@ from dataclasses import dataclass
 from datetime import date, datetime
 from typing import Any
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.audit.models import AuditEntry
 from app.campaigns.models import Campaign
 from app.core.errors import N_
-from app.core.pagination import Page, paginate
+from app.core.pagination import Listing, Page, paginate
 from app.visibility import Viewer, require_gm
 
 # Every action a row may name, with its label for the page's filter (translated where shown).
@@ -84,22 +85,32 @@ class AuditRow:
     actor_nickname: str
 
 
+def _trail(by_action: bool, by_actor: bool) -> Listing:
+    query = (
+        select(AuditEntry, User.nickname)
+        .outerjoin(User, User.id == AuditEntry.actor_user_id)
+        .where(AuditEntry.campaign_id == bindparam("campaign_id"))
+        .order_by(col(AuditEntry.id).desc())
+    )
+    if by_action:
+        query = query.where(AuditEntry.action == bindparam("action"))
+    if by_actor:
+        query = query.where(AuditEntry.actor_user_id == bindparam("actor"))
+    return Listing(query)
+
+
+# The trail's lists, filtered or not, built once (issue 37: built on each visit, the list and
+# its count cost more than running them).
+_TRAIL = {(by_action, by_actor): _trail(by_action, by_actor) for by_action in (False, True) for by_actor in (False, True)}
+
+
 def entries(
     session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50, action: str | None = None, actor: int | None = None
 ) -> Page:
     """The campaign's trail, newest first, for a GM; `action` and `actor` (a user id) filter."""
     require_gm(viewer)
-    query = (
-        select(AuditEntry, User.nickname)
-        .outerjoin(User, User.id == AuditEntry.actor_user_id)
-        .where(AuditEntry.campaign_id == viewer.campaign_id)
-        .order_by(col(AuditEntry.id).desc())
-    )
-    if action:
-        query = query.where(AuditEntry.action == action)
-    if actor:
-        query = query.where(AuditEntry.actor_user_id == actor)
-    found = paginate(session, query, page=page, per_page=per_page)
+    params = {"campaign_id": viewer.campaign_id, "action": action, "actor": actor}
+    found = paginate(session, _TRAIL[(bool(action), bool(actor))], page=page, per_page=per_page, params=params)
     found.items = [AuditRow(entry, nick or "") for entry, nick in found.items]
     return found
 

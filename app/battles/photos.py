@@ -13,6 +13,7 @@ import hashlib
 from collections import defaultdict
 from pathlib import Path
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -69,14 +70,22 @@ def add(session: Session, *, actor: User, campaign_id: int, battle_id: int, data
     return photo
 
 
+# Built once, of any campaign or of one (issue 37: the chronicle's page built it on every reading).
+_OF_BATTLES = select(BattlePhoto).where(BattlePhoto.battle_id.in_(bindparam("battle_ids", expanding=True)))
+_PHOTOS = {
+    False: _OF_BATTLES.order_by(BattlePhoto.id),
+    True: _OF_BATTLES.join(Battle, Battle.id == BattlePhoto.battle_id)
+    .where(Battle.campaign_id == bindparam("campaign_id"))
+    .order_by(BattlePhoto.id),
+}
+
+
 def listed(session: Session, battle_ids: list[int], campaign_id: int | None = None) -> dict[int, list[BattlePhoto]]:
     """The photos of these battles (of this campaign only, when given), oldest first."""
     found: dict[int, list[BattlePhoto]] = defaultdict(list)
     if battle_ids:
-        query = select(BattlePhoto).where(BattlePhoto.battle_id.in_(battle_ids)).order_by(BattlePhoto.id)
-        if campaign_id is not None:
-            query = query.join(Battle, Battle.id == BattlePhoto.battle_id).where(Battle.campaign_id == campaign_id)
-        for photo in session.exec(query).all():
+        params = {"battle_ids": battle_ids, "campaign_id": campaign_id}
+        for photo in session.exec(_PHOTOS[campaign_id is not None], params=params).all():
             found[photo.battle_id].append(photo)
     return found
 

@@ -77,50 +77,49 @@ def map_frame(session: Session, viewer: Viewer, of: int | None) -> MapView:
     return MapView(campaign=campaign, place=place, breadcrumbs=crumbs, places=[], paths=[])
 
 
+def _on_map(nested: bool):
+    """The places drawn on a map: a place's own (`of`), or the campaign's top map."""
+    return Place.parent_id == bindparam("of") if nested else Place.parent_id.is_(None)
+
+
+# A map's reads, built once for a place's map and for the top map (issue 37: built on each
+# call, they cost an API map read more than running them).
+_MAP_PLACES = {
+    nested: select(*PLACE_COLUMNS).where(Place.campaign_id == bindparam("campaign_id"), _on_map(nested)).order_by(Place.id)
+    for nested in (False, True)
+}
+_MAP_PATHS = {
+    nested: select(Path.id, Path.from_place_id, Path.to_place_id, Path.one_way)
+    .join(Place, Place.id == Path.from_place_id)
+    .where(Path.campaign_id == bindparam("campaign_id"), _on_map(nested))
+    .order_by(Path.id)
+    for nested in (False, True)
+}
+_MAP_HIDEOUTS = {
+    nested: select(Hideout.place_id)
+    .join(Place, Place.id == Hideout.place_id)
+    .where(Hideout.campaign_id == bindparam("campaign_id"), _on_map(nested))
+    for nested in (False, True)
+}
+_MAP_OWNERS = (
+    select(Player.id, User.nickname)
+    .join(User, User.id == Player.user_id)
+    .where(Player.campaign_id == bindparam("campaign_id"))
+    .order_by(Player.id)
+)
+
+
 def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
     """Everything one map shows, in a fixed number of statements; `events` (place id -> its
     active events) comes from the events domain, which maps does not import."""
     view = map_frame(session, viewer, of)
-    campaign = viewer.campaign
+    nested, params = bool(of), {"campaign_id": viewer.campaign.id, "of": of}
     # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
-    on_map = list(
-        session.exec(
-            select(*PLACE_COLUMNS)
-            .where(Place.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
-            .order_by(Place.id)
-        ).all()
-    )
-    map_paths = (
-        list(
-            session.exec(
-                select(Path.id, Path.from_place_id, Path.to_place_id, Path.one_way)
-                .join(Place, Place.id == Path.from_place_id)
-                .where(Path.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
-                .order_by(Path.id)
-            ).all()
-        )
-        if on_map
-        else []
-    )
-    ids = [p.id for p in on_map]
-    players = session.exec(
-        select(Player.id, User.nickname)
-        .join(User, User.id == Player.user_id)
-        .where(Player.campaign_id == campaign.id)
-        .order_by(Player.id)
-    ).all()
+    on_map = list(session.exec(_MAP_PLACES[nested], params=params).all())
+    map_paths = list(session.exec(_MAP_PATHS[nested], params=params).all()) if on_map else []
+    players = session.exec(_MAP_OWNERS, params=params).all()
     view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
-    view.hideouts = (
-        set(
-            session.exec(
-                select(Hideout.place_id)
-                .join(Place, Place.id == Hideout.place_id)
-                .where(Hideout.campaign_id == campaign.id, Place.parent_id == of if of else Place.parent_id.is_(None))
-            ).all()
-        )
-        if ids
-        else set()
-    )
+    view.hideouts = set(session.exec(_MAP_HIDEOUTS[nested], params=params).all()) if on_map else set()
     view.places, view.paths, view.events = on_map, map_paths, events or {}
     return view
 

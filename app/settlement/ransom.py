@@ -3,6 +3,7 @@ a settlement moves) or refuses; at End round an unanswered ransom lapses."""
 
 from __future__ import annotations
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, col, select
 
 from app.accounts.models import User
@@ -16,13 +17,14 @@ from app.settlement.models import Ransom
 from app.visibility import Viewer, require_writable, viewer_for, visible_ransoms
 
 RANSOM_PHASES = ("settlement", "twilight")
+_MODEL_NAMES = select(CompanyModel.id, CompanyModel.name).where(col(CompanyModel.id).in_(bindparam("ids", expanding=True)))
 
 
 def ransoms(session: Session, *, actor: User, campaign_id: int) -> tuple[Viewer, list[Ransom], dict[int, str]]:
     viewer = viewer_for(session, actor, campaign_id)
     found = visible_ransoms(session, viewer)
-    query = select(CompanyModel.id, CompanyModel.name).where(col(CompanyModel.id).in_([r.model_id for r in found]))
-    names = {saved_id(model_id): name for model_id, name in session.exec(query).all()} if found else {}
+    models = {"ids": [r.model_id for r in found]}
+    names = {saved_id(model_id): name for model_id, name in session.exec(_MODEL_NAMES, params=models).all()} if found else {}
     return viewer, found, names
 
 

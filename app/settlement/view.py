@@ -5,6 +5,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -97,25 +98,30 @@ def _battle_warband(
     return found[0], bw
 
 
+# A settlement's reads, built once (issue 37: built on each call, they cost its page and its
+# API read more than running them).
+_COMPANY_MODELS = (
+    select(CompanyModel)
+    .join(Company, Company.id == CompanyModel.company_id)
+    .where(Company.player_id == bindparam("player_id"))
+    .order_by(CompanyModel.id)
+)
+_COMPANY_ITEMS = (
+    select(CompanyItem)
+    .join(Company, Company.id == CompanyItem.company_id)
+    .where(Company.player_id == bindparam("player_id"))
+    .order_by(CompanyItem.id)
+)
+_SETTLEMENT = select(Settlement).where(
+    Settlement.battle_id == bindparam("battle_id"), Settlement.warband_id == bindparam("warband_id")
+)
+_SETTLEMENT_LOCKED = _SETTLEMENT.with_for_update()
+
+
 def _company_rows(session: Session, player_id: int) -> tuple[dict[int, CompanyModel], list[CompanyItem]]:
-    models = {
-        m.id: m
-        for m in session.exec(
-            select(CompanyModel)
-            .join(Company, Company.id == CompanyModel.company_id)
-            .where(Company.player_id == player_id)
-            .order_by(CompanyModel.id)
-        ).all()
-    }
-    items = list(
-        session.exec(
-            select(CompanyItem)
-            .join(Company, Company.id == CompanyItem.company_id)
-            .where(Company.player_id == player_id)
-            .order_by(CompanyItem.id)
-        ).all()
-    )
-    return models, items
+    owner = {"player_id": player_id}
+    models = {m.id: m for m in session.exec(_COMPANY_MODELS, params=owner).all()}
+    return models, list(session.exec(_COMPANY_ITEMS, params=owner).all())
 
 
 def _member(m: CompanyModel, labels: dict[int, str]) -> rules.Member:
@@ -150,8 +156,8 @@ def _rolls(settlement: Settlement | None) -> dict[int, dict]:
 
 
 def _settlement_row(session: Session, battle_id: int, warband_id: int, lock: bool = False) -> Settlement | None:
-    query = select(Settlement).where(Settlement.battle_id == battle_id, Settlement.warband_id == warband_id)
-    return session.exec(query.with_for_update() if lock else query).first()
+    keys = {"battle_id": battle_id, "warband_id": warband_id}
+    return session.exec(_SETTLEMENT_LOCKED if lock else _SETTLEMENT, params=keys).first()
 
 
 def _view(session: Session, viewer: Viewer, battle_id: int, warband_id: int, lock: bool = False) -> SettlementView:
