@@ -261,6 +261,12 @@ _ALLIANCES_OF_PLAYER = select(AllianceMember.alliance_id).where(
     AllianceMember.player_id == bindparam("player_id"),
     col(AllianceMember.status).in_(("invited", "member")),
 )
+_JOINED_BY_TWO = (  # the alliances someone joined besides their initiator
+    select(AllianceMember.alliance_id)
+    .where(col(AllianceMember.alliance_id).in_(bindparam("ids", expanding=True)), AllianceMember.status == "member")
+    .group_by(col(AllianceMember.alliance_id))
+    .having(func.count() >= 2)
+)
 
 
 def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = None):
@@ -280,15 +286,7 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
         mine = set(session.exec(_ALLIANCES_OF_PLAYER, params={"campaign_id": campaign.id, "player_id": me}).all())
     public = {a.id for a in rows if orders_public(campaign, a.round) and a.status != "ended"}
     if public:
-        joined = set(
-            session.exec(
-                select(AllianceMember.alliance_id)
-                .where(col(AllianceMember.alliance_id).in_(public), AllianceMember.status == "member")
-                .group_by(col(AllianceMember.alliance_id))
-                .having(func.count() >= 2)
-            ).all()
-        )
-        public &= joined
+        public &= set(session.exec(_JOINED_BY_TWO, params={"ids": list(public)}).all())
     return [a for a in rows if a.id in mine or a.id in public]
 
 

@@ -50,14 +50,29 @@ class AllianceView:
         return self.ids("invited")
 
 
+# Built once (issue 37: built on each visit, they cost the alliances' page more than running them).
+_EVENTS = select(Event).where(Event.id.in_(bindparam("ids", expanding=True)))
+_MEMBERS = (
+    select(AllianceMember).where(AllianceMember.alliance_id.in_(bindparam("ids", expanding=True))).order_by(AllianceMember.id)
+)
+_ALLIED = (
+    select(AllianceMember.player_id, Alliance.id, Alliance.event_id, Alliance.initiator_player_id)
+    .join(Alliance, Alliance.id == AllianceMember.alliance_id)
+    .where(
+        Alliance.campaign_id == bindparam("campaign_id"),
+        Alliance.round == bindparam("round"),
+        Alliance.status == "active",
+        AllianceMember.status == "member",
+    )
+)
+
+
 def _views(session: Session, rows: list[Alliance]) -> list[AllianceView]:
     views = {a.id: AllianceView(a, None) for a in rows}
     if not views:
         return []
-    events_ = {e.id: e for e in session.exec(select(Event).where(Event.id.in_({a.event_id for a in rows}))).all()}
-    for m in session.exec(
-        select(AllianceMember).where(AllianceMember.alliance_id.in_(list(views))).order_by(AllianceMember.id)
-    ).all():
+    events_ = {e.id: e for e in session.exec(_EVENTS, params={"ids": list({a.event_id for a in rows})}).all()}
+    for m in session.exec(_MEMBERS, params={"ids": list(views)}).all():
         views[m.alliance_id].members[m.player_id] = m
     for v in views.values():
         v.event = events_.get(v.alliance.event_id)
@@ -306,16 +321,7 @@ def group_source(session: Session, campaign: Campaign):
     """Mission allies stand together at their event (R6.2, R8.8), led by the initiator."""
     if not campaign.modules.get(MODULE):
         return lambda player_id, event_id: []
-    rows = session.exec(
-        select(AllianceMember.player_id, Alliance.id, Alliance.event_id, Alliance.initiator_player_id)
-        .join(Alliance, Alliance.id == AllianceMember.alliance_id)
-        .where(
-            Alliance.campaign_id == campaign.id,
-            Alliance.round == campaign.round,
-            Alliance.status == "active",
-            AllianceMember.status == "member",
-        )
-    ).all()
+    rows = session.exec(_ALLIED, params={"campaign_id": campaign.id, "round": campaign.round}).all()
     of: dict[tuple[int, int], list[battle_rules.Group]] = defaultdict(list)
     for player_id, alliance_id, event_id, initiator in rows:
         of[(player_id, event_id)].append(battle_rules.Group("alliance", alliance_id, initiator))

@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import func, update
+from sqlalchemy import bindparam, func, update
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -14,7 +14,7 @@ from app.audit import service as audit
 from app.campaigns.models import Campaign, Player
 from app.campaigns.terms import require_module
 from app.core.errors import N_, DomainError
-from app.core.pagination import paginate
+from app.core.pagination import Listing, paginate
 from app.core.types import MAX_AMOUNT
 from app.gold.models import LedgerEntry, Transfer
 from app.gold.rules import KINDS, gms_see_balances, seen_by_owner_alone
@@ -170,15 +170,21 @@ def ledger(
     return ledger_for(session, viewer_for(session, actor, campaign_id), player_id, page=page, per_page=per_page)
 
 
+# A player's own ledger, built once (issue 37: built on each visit, the list and its count cost
+# more than running them). Anyone else's leaves out what only its owner sees, asked as it stands.
+_OWN_LEDGER = Listing(select(LedgerEntry).where(LedgerEntry.player_id == bindparam("player_id")).order_by(LedgerEntry.id.desc()))
+
+
 def ledger_for(session: Session, viewer: Viewer, player_id: int | None, *, page: int = 1, per_page: int = 50) -> LedgerPage:
     """`ledger` for a viewer already seated: a page's, read with its login (issue 37)."""
     pid = private_owner(viewer, player_id)
     player = _player_in(session, viewer.campaign.id, pid)
-    query = select(LedgerEntry).where(LedgerEntry.player_id == pid)
     hidden = secret_ledger_filter(viewer, pid)
-    if hidden is not None:
-        query = query.where(hidden)
-    found = paginate(session, query.order_by(LedgerEntry.id.desc()), page=page, per_page=per_page)
+    if hidden is None:  # the owner's, whole
+        found = paginate(session, _OWN_LEDGER, page=page, per_page=per_page, params={"player_id": pid})
+    else:
+        query = select(LedgerEntry).where(LedgerEntry.player_id == pid, hidden).order_by(LedgerEntry.id.desc())
+        found = paginate(session, query, page=page, per_page=per_page)
     if not viewer.sees_balance_of(pid):
         for entry in found.items:  # detached first: the figures not shown are never written back
             session.expunge(entry)

@@ -188,23 +188,24 @@ def keep_round_members(session: Session, campaign: Campaign) -> None:
     session.flush()
 
 
+# Who stands together, built once (issue 37): as announced, and as they stand.
+_AS_ANNOUNCED = select(GuildRoundMember.player_id, GuildRoundMember.guild_id, GuildRoundMember.founder_player_id).where(
+    GuildRoundMember.campaign_id == bindparam("campaign_id"), GuildRoundMember.round == bindparam("round")
+)
+_AS_THEY_STAND = (
+    select(GuildMember.player_id, Guild.id, Guild.founder_player_id)
+    .join(Guild, Guild.id == GuildMember.guild_id)
+    .where(GuildMember.campaign_id == bindparam("campaign_id"), Guild.status == "active")
+)
+
+
 def group_source(session: Session, campaign: Campaign):
     """The battle plan and Twilight ask who stands together (R6.2, R8.1): guild members,
     wherever they meet, led by the founder — as they stood when the round's battles were
     announced (so a change afterwards cannot hand over a place), before that as they stand."""
     if not campaign.modules.get(MODULE):
         return lambda player_id, event_id: []
-    if campaign.phase in AFTER_ANNOUNCE:
-        rows = session.exec(
-            select(GuildRoundMember.player_id, GuildRoundMember.guild_id, GuildRoundMember.founder_player_id).where(
-                GuildRoundMember.campaign_id == campaign.id, GuildRoundMember.round == campaign.round
-            )
-        ).all()
-    else:
-        rows = session.exec(
-            select(GuildMember.player_id, Guild.id, Guild.founder_player_id)
-            .join(Guild, Guild.id == GuildMember.guild_id)
-            .where(GuildMember.campaign_id == campaign.id, Guild.status == "active")
-        ).all()
+    params = {"campaign_id": campaign.id, "round": campaign.round}
+    rows = session.exec(_AS_ANNOUNCED if campaign.phase in AFTER_ANNOUNCE else _AS_THEY_STAND, params=params).all()
     of = {player_id: battle_rules.Group("guild", guild_id, founder) for player_id, guild_id, founder in rows}
     return lambda player_id, event_id: [of[player_id]] if player_id in of else []

@@ -1,0 +1,119 @@
+"""Issue 37: a read builds no statement while it answers, checked another way than
+tests/web/test_statements_built_once_issue37.py (the same statement objects on two visits of
+a bench campaign's pages): by what SQLAlchemy does when it builds one. Each statement built
+coerces its parts (`sqlalchemy.sql.coercions.expect`), and running a built one coerces it once:
+a request that coerces more often than it runs statements built some while it answered.
+
+Checked for the GM and a player, on every campaign tab and on the API's reads, in a campaign in
+Battles with its guilds, mission alliances and letters on; a read that still builds is named,
+with why."""
+
+from __future__ import annotations
+
+import pytest
+from sqlalchemy import event
+from sqlalchemy.sql import coercions
+
+from tests.builders.guilds import allied_at_an_event, guild_campaign
+from tests.builders.pages import login
+from tests.web.test_read_indexes_issue37 import TABS
+
+API_READS = (
+    "",
+    "/players",
+    "/battles",
+    "/orders",
+    "/chronicle",
+    "/places",
+    "/map",
+    "/audit",
+    "/ransoms",
+    "/events",
+    "/warbands",
+    "/standings",
+    "/settlements",
+    "/letters",
+    "/guilds",
+    "/alliances",
+    "/deadline",
+    "/webhooks",
+    "/invitations",
+    "/game-masters",
+)
+# Still built on each call, and why: the GM's hidden gold (R8.11: the figures a GM is shown leave
+# out what only owners see) builds its ledger condition from the round and phase it is asked in:
+# the campaign and its players on the API, the company, guilds and ledger pages.
+STILL_BUILT = {("gm", ""), ("gm", "/players"), ("gamemaster", "/company"), ("gamemaster", "/guilds"), ("gamemaster", "/ledger")}
+
+
+class _Counted:
+    """Coercions and statements run, per request."""
+
+    def __init__(self, monkeypatch, engine) -> None:
+        self.coerced = self.ran = 0
+        expect = coercions.expect
+
+        def counted(*args, **kwargs):
+            self.coerced += 1
+            return expect(*args, **kwargs)
+
+        def ran(*_args) -> None:
+            self.ran += 1
+
+        monkeypatch.setattr(coercions, "expect", counted)
+        event.listen(engine, "before_cursor_execute", ran)
+        self._engine, self._ran = engine, ran
+
+    def of(self, ask) -> tuple[int, int, int]:
+        # Twice first: templates compiled, a page's head reads learnt, then read with the login.
+        ask()
+        ask()
+        self.coerced = self.ran = 0
+        status = ask().status_code
+        return status, self.coerced, self.ran
+
+    def close(self) -> None:
+        event.remove(self._engine, "before_cursor_execute", self._ran)
+
+
+@pytest.fixture
+def counted(monkeypatch, engine):
+    found = _Counted(monkeypatch, engine)
+    yield found
+    found.close()
+
+
+def _in_battles(client):
+    g = guild_campaign(client, 4)
+    allied_at_an_event(g)
+    g.phase("battles")
+    return g
+
+
+def test_issue37_the_api_reads_build_no_statement_as_they_answer(client, counted):
+    g = _in_battles(client)
+    built = []
+    for who in ("gm", 0):
+        for path in API_READS:
+            status, coerced, ran = counted.of(lambda who=who, path=path: g.get(who, path))
+            assert status in (200, 403, 404, 409), (who, path, status)
+            if status == 200 and coerced > ran and (who, path) not in STILL_BUILT:
+                built.append(f"{who} GET {path or '/'}: {coerced} coercions for {ran} statements")
+    status, coerced, ran = counted.of(lambda: client.get("/api/v1/me", headers=g.gm))
+    assert status == 200
+    if coerced > ran:
+        built.append(f"GET /me: {coerced} coercions for {ran} statements")
+    assert not built, "\n".join(built)
+
+
+def test_issue37_the_campaign_pages_build_no_statement_as_they_are_drawn(client, make_client, counted):
+    g = _in_battles(client)
+    built = []
+    for nickname in ("gamemaster", "player0"):
+        browser = make_client()
+        login(browser, nickname)
+        for tab in TABS:
+            status, coerced, ran = counted.of(lambda browser=browser, tab=tab: browser.get(f"/campaigns/{g.cid}{tab}?fresh=1"))
+            if status == 200 and coerced > ran and (nickname, tab) not in STILL_BUILT:
+                built.append(f"{nickname} {tab or '/'}: {coerced} coercions for {ran} statements")
+    assert not built, "\n".join(built)
