@@ -5,6 +5,7 @@ from __future__ import annotations
 
 import os
 import tempfile
+from collections.abc import Callable
 from pathlib import Path
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
@@ -49,3 +50,15 @@ def seated_route(app) -> str:
         return PlainTextResponse(page.viewer.campaign.name)
 
     return "/bench/campaigns/{cid}/seated"
+
+
+def page_table(
+    title: str, names: list[str], rows: list[tuple[str, Callable[[str], float]]], label: int, column: int
+) -> list[str]:
+    """A table of figures per page, one column a page (named by its tab, "map" for the map),
+    one row a measure: `rows` are (label, the figure of a page's name)."""
+    short = [name.split(": ")[-1] if ": " in name else "map" for name in names]
+    lines = [f"{title:<{label}}" + "".join(f"{n:>{column}}" for n in short)]
+    for text, figure in rows:
+        lines.append(f"{text:<{label}}" + "".join(f"{figure(n):>{column}.2f}" for n in names))
+    return lines

@@ -35,7 +35,7 @@ from app.accounts import service as accounts
 from app.core import templating
 from app.core.template_output import OutputTemplate
 from app.versions import remembered
-from bench.common import seated_route
+from bench.common import page_table, seated_route
 from bench.request_cpu import _get, _gm_pages
 
 _LAYOUT_ALONE = "bench/layout_alone.html"
@@ -121,8 +121,6 @@ async def measure(requests: int) -> tuple[dict[str, float], dict[str, dict[str, 
 
 
 def table(fixed: dict[str, float], pages: dict[str, dict[str, float]]) -> list[str]:
-    names = list(pages)
-    short = [name.split(": ")[-1] if ": " in name else "map" for name in names]
     seated = fixed["seated"]
     rows = [
         ("drawn after a change (nothing remembered)", lambda f: f["cold"]),
@@ -135,10 +133,8 @@ def table(fixed: dict[str, float], pages: dict[str, dict[str, float]]) -> list[s
         ("  the rest of the route's work", lambda f: f["warm"] - seated - (f["template"] - f["warm"])),
         ("the reads remembered (after a change less drawn)", lambda f: f["cold"] - f["warm"]),
     ]
-    lines = [f"{'CPU per request, ms (GM, every thread)':<50}" + "".join(f"{n:>11}" for n in short)]
-    for label, figure in rows:
-        lines.append(f"{label:<50}" + "".join(f"{figure(pages[n]):>11.2f}" for n in names))
-    return lines
+    figures = [(text, lambda name, figure=figure: figure(pages[name])) for text, figure in rows]
+    return page_table("CPU per request, ms (GM, every thread)", list(pages), figures, 50, 11)
 
 
 def main(argv: list[str] | None = None) -> list[str]:

@@ -41,6 +41,7 @@ import app.core.db
 import app.core.logging
 from app.accounts import service as accounts
 from app.core.template_output import OutputTemplate
+from bench.common import page_table
 from bench.request_cpu import _get, _gm_pages
 
 PARTS = (
@@ -154,13 +155,9 @@ async def measure(pages: dict[str, str], asgi_app, headers: list, requests: int,
 
 
 def _table(figures: dict[str, dict]) -> list[str]:
-    names = list(figures)
-    short = [name.split(": ")[-1] if ": " in name else "map" for name in names]
-    lines = [f"{'CPU per request, ms (as the GM)':<48}" + "".join(f"{n:>12}" for n in short)]
-    lines.append(f"{'the whole request (every thread)':<48}" + "".join(f"{figures[n]['process'] * 1000:>12.2f}" for n in names))
-    for label, key in PARTS:
-        lines.append(f"{label:<48}" + "".join(f"{figures[n].get(key, 0) * 1000:>12.2f}" for n in names))
-    return lines
+    rows = [("the whole request (every thread)", lambda name: figures[name]["process"] * 1000)]
+    rows += [(label, lambda name, key=key: figures[name].get(key, 0) * 1000) for label, key in PARTS]
+    return page_table("CPU per request, ms (as the GM)", list(figures), rows, 48, 12)
 
 
 def main(argv: list[str] | None = None) -> list[str]:
