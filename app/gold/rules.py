@@ -35,7 +35,7 @@ def refund(paid: int, *, confirmed: bool, sale_loss_percent: int) -> int:
 
 # Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and the
 # mission-alliance fees of a round whose Battles have not begun (R8.8). Said in SQL by
-# app/visibility.py's `_hidden_entries`, in Python by `seen_by_owner_alone`.
+# app/visibility/'s `_hidden_entries`, in Python by `seen_by_owner_alone`.
 OWNERS_ALONE = "transfer"
 OWNERS_BEFORE_BATTLES = "alliance_fee"
 

@@ -1,5 +1,5 @@
 """What of the live stream (R11.4) a viewer may hear (SPEC R11.2): the events and, for private
-ones, their subject rows as this viewer may see them. Split from app/visibility.py, whose rules
+ones, their subject rows as this viewer may see them. Split from app/visibility/, whose rules
 of who sees a letter, an alliance or a settlement it applies."""
 
 from __future__ import annotations
@@ -17,7 +17,7 @@ from app.visibility import Viewer, may_see_settlement, visible_alliances, visibl
 # Public from the moment they happen: every member may hear of them.
 LIVE_PUBLIC = {"phase", "battles", "result", "clock"}
 # Audiences (app/live/models.py LiveAudience): every member, the GMs, one player ("p12"), and the
-# GM's side of letters (a GM who plays writes as their player, app/visibility.py).
+# GM's side of letters (a GM who plays writes as their player, app/visibility/).
 EVERYONE, GMS, GM_SIDE = "all", "gm", "gm-side"
 
 

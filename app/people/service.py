@@ -1,6 +1,6 @@
 """People who come and go (issue 36): co-GMs (R12.8), away players (R12.11) and a seat handed
 to another user (R12.10). Joining late (R12.12) is app/campaigns/lifecycle.py's, with every
-other way of joining. Who is a game master is decided in app/visibility.py (Viewer.is_gm)."""
+other way of joining. Who is a game master is decided in app/visibility/ (Viewer.is_gm)."""
 
 from __future__ import annotations
 

@@ -1,7 +1,7 @@
 """What waits for a member of a campaign (issue 19): orders not sent before a deadline, results
 to enter or confirm, settlements to close, ransoms, guild requests and invitations, unread
 letters — and for the GM, disputes, Twilight's choices and an auto-advance that waits. Each
-list is built from the viewer's own readable statements (app/visibility.py through the
+list is built from the viewer's own readable statements (app/visibility/ through the
 domains' services), so it names only what this viewer may see: the dashboard and the daily
 digest both read it."""
 

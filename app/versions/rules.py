@@ -82,7 +82,7 @@ EVERY_MEMBER = {
     "player_away",
     "twilight_choice",
 }
-# Who counts as an alliance's member or invitee (app/visibility.py `_ALLIANCES_OF_PLAYER`).
+# Who counts as an alliance's member or invitee (app/visibility/ `_ALLIANCES_OF_PLAYER`).
 IN_ALLIANCE = ("invited", "member")
 # Rows the database deletes with their parent (ON DELETE CASCADE), which no flush shows: read
 # before the parent's delete, so that those who saw them see them go (a warband disbanded

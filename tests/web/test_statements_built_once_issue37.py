@@ -2,10 +2,10 @@
 (building one cost each request about 80 µs of SQLAlchemy's construction and cache key). Two
 visits of the same page run the very same statement objects, as the GM and as a player.
 
-Left out, and named so: the GM's hidden gold on the companies page, whose secrecy filter is
-built from the round and phase it is asked in (app/visibility.py). The letters, a player's own
-ledger and the ransoms are built once too, and tests/web/test_reads_coerce_once_issue37.py
-checks them, with every other tab and the API's reads, in a campaign with its modules on."""
+The statements whose secrecy filter changes with the viewer and the campaign (the letters,
+the ledger, the ransoms, the GM's hidden gold) are built once for each of their cases, and
+tests/web/test_reads_coerce_once_issue37.py checks them, with every other tab and the API's
+reads, in a campaign with its modules on."""
 
 import pytest
 from sqlalchemy import event

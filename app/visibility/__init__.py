@@ -9,11 +9,9 @@ from __future__ import annotations
 from collections.abc import Callable
 from dataclasses import dataclass
 from itertools import product
-from typing import TypeVar
+from typing import Any, TypeVar
 
-from sqlalchemy import ColumnElement, Integer, Select, and_, bindparam, func, or_
-from sqlalchemy import false as _false
-from sqlalchemy.orm import Mapped
+from sqlalchemy import ColumnElement, Integer, and_, bindparam, func, or_
 from sqlmodel import Session, col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
@@ -290,13 +288,40 @@ def visible_alliances(session: Session, viewer: Viewer, *, round_: int | None = 
     return [a for a in rows if a.id in mine or a.id in public]
 
 
-def _hidden_entries(campaign: Campaign) -> ColumnElement[bool]:
+def _hidden_when(before_battles: bool, round_: Any) -> ColumnElement[bool]:
     """Ledger entries nobody but their owner sees (R11.2): gold transfers, always (R8.11), and
-    the mission-alliance fees of a round whose Battles have not begun (R8.8)."""
+    the mission-alliance fees of the round `round_` while its Battles have not begun (R8.8)."""
     hidden = col(LedgerEntry.kind) == OWNERS_ALONE
-    if not orders_public(campaign, campaign.round):
-        hidden = hidden | ((col(LedgerEntry.kind) == OWNERS_BEFORE_BATTLES) & (col(LedgerEntry.round) == campaign.round))
+    if before_battles:
+        hidden = hidden | ((col(LedgerEntry.kind) == OWNERS_BEFORE_BATTLES) & (col(LedgerEntry.round) == round_))
     return hidden
+
+
+def _hidden_entries(campaign: Campaign) -> ColumnElement[bool]:
+    return _hidden_when(not orders_public(campaign, campaign.round), campaign.round)
+
+
+# The hidden sums (of every player, or of one) and entries, built once for either state of the
+# round (issue 37: built on each call, they cost the GM's pages more than running them).
+_HIDDEN = {before: _hidden_when(before, bindparam("round", type_=Integer())) for before in (False, True)}
+_OF_ONE = LedgerEntry.player_id == bindparam("player_id")
+_GOLD = select(LedgerEntry.player_id, func.sum(LedgerEntry.amount)).where(LedgerEntry.campaign_id == bindparam("campaign_id"))
+_HIDDEN_GOLD = {
+    (before, one): _GOLD.where(_HIDDEN[before], *([_OF_ONE] if one else [])).group_by(col(LedgerEntry.player_id))
+    for before, one in product((False, True), repeat=2)
+}
+_HIDDEN_OF = {
+    b: select(LedgerEntry.id, LedgerEntry.amount).where(_OF_ONE, _HIDDEN[b]).order_by(col(LedgerEntry.id)) for b in (False, True)
+}
+
+
+def _hidden_params(viewer: Viewer, player_id: int | None) -> tuple[bool, dict[str, Any]]:
+    campaign = viewer.campaign
+    return not orders_public(campaign, campaign.round), {
+        "campaign_id": campaign.id,
+        "round": campaign.round,
+        "player_id": player_id,
+    }
 
 
 def secret_ledger_filter(viewer: Viewer, player_id: int) -> ColumnElement[bool] | None:
@@ -313,15 +338,10 @@ def hidden_gold(session: Session, viewer: Viewer, player_id: int | None = None) 
     R8.11). Empty for anybody who sees no one's gold but their own. One statement."""
     if not viewer.is_gm:
         return {}
-    query = select(LedgerEntry.player_id, func.sum(LedgerEntry.amount)).where(
-        LedgerEntry.campaign_id == viewer.campaign.id, _hidden_entries(viewer.campaign)
-    )
-    if player_id is not None:
-        query = query.where(LedgerEntry.player_id == player_id)
+    before, params = _hidden_params(viewer, player_id)
     own = viewer.player.id if viewer.player else None
-    return {
-        pid: int(total) for pid, total in session.exec(query.group_by(col(LedgerEntry.player_id))).all() if pid != own and total
-    }
+    rows = session.exec(_HIDDEN_GOLD[(before, player_id is not None)], params=params).all()
+    return {pid: int(total) for pid, total in rows if pid != own and total}
 
 
 def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[tuple[int, int]]:
@@ -329,70 +349,13 @@ def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[
     show each visible entry's balance as the sum of the visible ones."""
     if secret_ledger_filter(viewer, player_id) is None:
         return []
-    query = select(LedgerEntry.id, LedgerEntry.amount).where(LedgerEntry.player_id == player_id, _hidden_entries(viewer.campaign))
-    return [(saved_id(i), a) for i, a in session.exec(query.order_by(col(LedgerEntry.id))).all()]
+    before, params = _hidden_params(viewer, player_id)
+    return [(saved_id(i), a) for i, a in session.exec(_HIDDEN_OF[before], params=params).all()]
 
 
-# --- letters (R8.12, R9.4) ---------------------------------------------------------------------
-# A letter is seen by its sender and its recipient only — the GM too only when a party (the GM's
-# side of a letter is a null player id). Every read of letters starts from these.
-
-from app.letters.models import Letter  # noqa: E402
-
-
-def _letter_side(viewer: Viewer, column: Mapped[int | None]) -> ColumnElement[bool]:
-    """`column` (a letter's from or to) is this viewer's side."""
-    if viewer.player is not None:
-        return column == viewer.player.id
-    if viewer.is_gm:
-        return column.is_(None)
-    return _false()
-
-
-def visible_letters(viewer: Viewer, *, box: str | None = None) -> SelectOfScalar[Letter]:
-    """The letters this viewer may read, as a statement to filter further: `box="in"` the ones
-    received, `"out"` the ones sent, None both."""
-    received, sent = _letter_side(viewer, col(Letter.to_player_id)), _letter_side(viewer, col(Letter.from_player_id))
-    side = received if box == "in" else sent if box == "out" else or_(received, sent)
-    return select(Letter).where(Letter.campaign_id == viewer.campaign.id, side)
-
-
-def _unread_count(received) -> Select:
-    return (
-        select(func.count())
-        .select_from(Letter)
-        .where(Letter.campaign_id == bindparam("campaign_id"), received, col(Letter.read_at).is_(None))
-    )
-
-
-# Built once (every campaign page asks, for its Messages badge: issue 37): a player's letters
-# come to their player id, the GMs' to none.
-_UNREAD_TO_PLAYER = _unread_count(col(Letter.to_player_id) == bindparam("player_id"))
-_UNREAD_TO_GM = _unread_count(col(Letter.to_player_id).is_(None))
-
-
-def unread_letters_count(viewer: Viewer) -> tuple[Select, dict]:
-    """How many letters wait unread for this viewer, as one statement and its parameters."""
-    if viewer.player is not None:
-        return _UNREAD_TO_PLAYER, {"campaign_id": viewer.campaign.id, "player_id": viewer.player.id}
-    if viewer.is_gm:
-        return _UNREAD_TO_GM, {"campaign_id": viewer.campaign.id}
-    return _unread_count(_false()), {"campaign_id": viewer.campaign.id}
-
-
-def letter_party(viewer: Viewer) -> tuple[bool, int | None]:
-    """(whether this viewer can be a party to letters, their side: a player id or None for the GM)."""
-    if viewer.player is not None:
-        return True, viewer.player.id
-    return viewer.is_gm, None
-
-
-def may_read_letter(viewer: Viewer, letter: Letter) -> bool:
-    """Sender or recipient of this letter of this campaign; nobody else (R11.2)."""
-    member, me = letter_party(viewer)
-    return member and letter.campaign_id == viewer.campaign.id and me in (letter.from_player_id, letter.to_player_id)
-
-
-def is_letter_recipient(viewer: Viewer, letter: Letter) -> bool:
-    member, me = letter_party(viewer)
-    return member and letter.campaign_id == viewer.campaign.id and letter.to_player_id == me
+# Who sees which letters: app/visibility/letters.py, read through here as before.
+from app.visibility.letters import is_letter_recipient as is_letter_recipient  # noqa: E402
+from app.visibility.letters import letter_party as letter_party  # noqa: E402
+from app.visibility.letters import may_read_letter as may_read_letter  # noqa: E402
+from app.visibility.letters import unread_letters_count as unread_letters_count  # noqa: E402
+from app.visibility.letters import visible_letters as visible_letters  # noqa: E402
