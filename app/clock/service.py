@@ -197,6 +197,10 @@ def _open(viewer: Viewer, view: battles.BattleView) -> bool:
     )
 
 
+# A battle's clock, built once (issue 37: the clock's page and API read it on every tick).
+_CLOCK_OF = select(BattleClock).where(BattleClock.battle_id == bindparam("battle_id"))
+
+
 def _may_run(viewer: Viewer, view: battles.BattleView) -> bool:
     return viewer.is_gm or (viewer.player is not None and viewer.player.id in view.participants)
 
@@ -214,7 +218,7 @@ def clock_view(
     settings: rules.Settings | None = None,
 ) -> ClockView:
     if row is None:
-        row = session.exec(select(BattleClock).where(BattleClock.battle_id == view.battle.id)).first()
+        row = session.exec(_CLOCK_OF, params={"battle_id": view.battle.id}).first()
     sides = view.sides()
     numbers = [side[0].side for side in sides]
     if row is None:
@@ -315,7 +319,7 @@ def act(session: Session, *, actor: User, campaign_id: int, battle_id: int, tap:
         require_gm(viewer)
     if not _open(viewer, view):
         raise DomainError("clock_closed")
-    row = session.exec(select(BattleClock).where(BattleClock.battle_id == battle_id)).first()
+    row = session.exec(_CLOCK_OF, params={"battle_id": battle_id}).first()
     if tap.version is not None and tap.version != (row.version if row else 0):
         raise DomainError("clock_changed")
     now = _when(tap, row, now)

@@ -89,9 +89,10 @@ def _in_battles(client):
 
 def test_issue37_the_api_reads_build_no_statement_as_they_answer(client, counted):
     g = _in_battles(client)
+    bid = g.get("gm", "/battles").json()["items"][0]["id"]
     built = []
     for who in ("gm", 0):
-        for path in API_READS:
+        for path in (*API_READS, f"/battles/{bid}", f"/battles/{bid}/clock"):
             status, coerced, ran = counted.of(lambda who=who, path=path: g.get(who, path))
             assert status in (200, 403, 404, 409), (who, path, status)
             if status == 200 and coerced > ran:
