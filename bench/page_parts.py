@@ -28,13 +28,13 @@ import time
 from collections.abc import Iterator
 from contextlib import contextmanager
 
-from fastapi.responses import PlainTextResponse
 from jinja2 import ChoiceLoader, DictLoader
 
 from app.accounts import service as accounts
 from app.core import templating
 from app.core.template_output import OutputTemplate
 from app.versions import remembered
+from bench import request_cpu
 from bench.common import page_table, seated_route
 from bench.request_cpu import _get, _gm_pages
 
@@ -50,11 +50,7 @@ class _Again:
 
 
 def _fixed_routes(app) -> dict[str, str]:
-    @app.get("/bench/sync")
-    def bench_sync():
-        return PlainTextResponse("ok")
-
-    return {"sync": "/bench/sync", "seated": seated_route(app)}
+    return {"sync": request_cpu._fixed_routes(app)["a synchronous route"], "seated": seated_route(app)}
 
 
 @contextmanager

@@ -180,11 +180,7 @@ def listed(session: Session, viewer: Viewer, round_: int | None = None, player_i
 
 
 # Built once (issue 37: building the list and its count cost an API call more than running them).
-_ROUND_BATTLE_IDS = Listing(
-    select(Battle.id)
-    .where(Battle.campaign_id == bindparam("campaign_id"), Battle.round == bindparam("round"))
-    .order_by(Battle.id)
-)
+_ROUND_BATTLE_IDS = Listing(_ROUND_IDS[False].order_by(Battle.id))
 
 
 def battle_page(session: Session, campaign: Campaign, round_: int | None, *, page: int, per_page: int) -> Page:

@@ -8,9 +8,9 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, or_, update
+from sqlalchemy import or_, update
 from sqlalchemy.exc import OperationalError
-from sqlmodel import Session, col, select
+from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.campaigns.models import Campaign, Player
@@ -18,7 +18,7 @@ from app.campaigns.terms import require_module
 from app.core.db import utcnow
 from app.core.errors import DomainError
 from app.core.page_head import HeadRead, kept_in_head
-from app.core.pagination import Listing, Page, paginate
+from app.core.pagination import Page, paginate
 from app.letters import rules
 from app.letters.models import Letter
 from app.live import service as live
@@ -30,6 +30,7 @@ from app.visibility import (
     require_writable,
     unread_letters_count,
     viewer_for,
+    visible_box,
     visible_letters,
 )
 
@@ -69,18 +70,6 @@ def _visible(session: Session, viewer: Viewer, letter_id: int, *, lock: bool = F
     return letter
 
 
-def _box(received: bool, gms: bool) -> Listing:
-    """A viewer's inbox or outbox, as `visible_letters` reads it: a player's side of a letter is
-    their player id, the GMs' side is none (R11.2)."""
-    column = col(Letter.to_player_id) if received else col(Letter.from_player_id)
-    side = column.is_(None) if gms else column == bindparam("side")
-    return Listing(select(Letter).where(Letter.campaign_id == bindparam("campaign_id"), side).order_by(Letter.id.desc()))
-
-
-# Built once (issue 37: built on each visit, the box and its count cost more than running them).
-_BOXES = {(received, gms): _box(received, gms) for received in (True, False) for gms in (True, False)}
-
-
 def letters(
     session: Session, *, actor: User, campaign_id: int, box: str = "in", page: int = 1, per_page: int = 50
 ) -> tuple[Viewer, Page]:
@@ -91,12 +80,11 @@ def letters(
 def letters_for(session: Session, viewer: Viewer, *, box: str = "in", page: int = 1, per_page: int = 50) -> tuple[Viewer, Page]:
     """`letters` for a viewer already seated: a page's, read with its login (issue 37)."""
     require_module(viewer.campaign, MODULE)
-    member, side = letter_party(viewer)
-    if not member:  # no side to letters: none
+    listed = visible_box(viewer, received=box != "out")
+    if listed is None:  # no party to letters: none
         query = visible_letters(viewer, box="out" if box == "out" else "in").order_by(Letter.id.desc())
         return viewer, paginate(session, query, page=page, per_page=per_page)
-    mine = {"campaign_id": viewer.campaign.id, "side": side}
-    return viewer, paginate(session, _BOXES[(box != "out", side is None)], page=page, per_page=per_page, params=mine)
+    return viewer, paginate(session, listed[0], page=page, per_page=per_page, params=listed[1])
 
 
 def letter(session: Session, *, actor: User, campaign_id: int, letter_id: int) -> tuple[Viewer, Letter]:

@@ -9,9 +9,8 @@ from dataclasses import dataclass, field
 from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
-from app.accounts.models import User
 from app.campaigns import service as campaigns
-from app.campaigns.models import Campaign, Player
+from app.campaigns.models import Campaign
 from app.core.db import read_rows
 from app.core.errors import DomainError
 from app.maps import rules
@@ -101,12 +100,6 @@ _MAP_HIDEOUTS = {
     .where(Hideout.campaign_id == bindparam("campaign_id"), _on_map(nested))
     for nested in (False, True)
 }
-_MAP_OWNERS = (
-    select(Player.id, User.nickname)
-    .join(User, User.id == Player.user_id)
-    .where(Player.campaign_id == bindparam("campaign_id"))
-    .order_by(Player.id)
-)
 
 
 def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int, list] | None = None) -> MapView:
@@ -117,8 +110,8 @@ def map_view(session: Session, viewer: Viewer, of: int | None, events: dict[int,
     # Light rows of the columns drawn (issue 17: hundreds of ORM objects cost more than the page).
     on_map = list(session.exec(_MAP_PLACES[nested], params=params).all())
     map_paths = list(session.exec(_MAP_PATHS[nested], params=params).all()) if on_map else []
-    players = session.exec(_MAP_OWNERS, params=params).all()
-    view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players)}
+    players = campaigns.nicknames(session, viewer.campaign.id)
+    view.owners = {pid: (nick, i % 12) for i, (pid, nick) in enumerate(players.items())}
     view.hideouts = set(session.exec(_MAP_HIDEOUTS[nested], params=params).all()) if on_map else set()
     view.places, view.paths, view.events = on_map, map_paths, events or {}
     return view

@@ -358,4 +358,5 @@ from app.visibility.letters import is_letter_recipient as is_letter_recipient  #
 from app.visibility.letters import letter_party as letter_party  # noqa: E402
 from app.visibility.letters import may_read_letter as may_read_letter  # noqa: E402
 from app.visibility.letters import unread_letters_count as unread_letters_count  # noqa: E402
+from app.visibility.letters import visible_box as visible_box  # noqa: E402
 from app.visibility.letters import visible_letters as visible_letters  # noqa: E402

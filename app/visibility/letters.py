@@ -4,7 +4,7 @@ of letters starts from these."""
 
 from __future__ import annotations
 
-from typing import TYPE_CHECKING
+from typing import TYPE_CHECKING, Any
 
 from sqlalchemy import ColumnElement, Select, bindparam, func, or_
 from sqlalchemy import false as _false
@@ -12,19 +12,23 @@ from sqlalchemy.orm import Mapped
 from sqlmodel import col, select
 from sqlmodel.sql.expression import SelectOfScalar
 
+from app.core.pagination import Listing
 from app.letters.models import Letter
 
 if TYPE_CHECKING:
     from app.visibility import Viewer
 
 
+def _side(column: Mapped[int | None], gms: bool, player: Any) -> ColumnElement[bool]:
+    """`column` (a letter's from or to) is a side: the GMs' (none), or a player's (`player`: their
+    id, or a bind parameter that names it)."""
+    return column.is_(None) if gms else column == player
+
+
 def _letter_side(viewer: Viewer, column: Mapped[int | None]) -> ColumnElement[bool]:
     """`column` (a letter's from or to) is this viewer's side."""
-    if viewer.player is not None:
-        return column == viewer.player.id
-    if viewer.is_gm:
-        return column.is_(None)
-    return _false()
+    member, me = letter_party(viewer)
+    return _side(column, me is None, me) if member else _false()
 
 
 def visible_letters(viewer: Viewer, *, box: str | None = None) -> SelectOfScalar[Letter]:
@@ -45,8 +49,28 @@ def _unread_count(received) -> Select:
 
 # Built once (every campaign page asks, for its Messages badge: issue 37): a player's letters
 # come to their player id, the GMs' to none.
-_UNREAD_TO_PLAYER = _unread_count(col(Letter.to_player_id) == bindparam("player_id"))
-_UNREAD_TO_GM = _unread_count(col(Letter.to_player_id).is_(None))
+_UNREAD_TO_PLAYER = _unread_count(_side(col(Letter.to_player_id), False, bindparam("player_id")))
+_UNREAD_TO_GM = _unread_count(_side(col(Letter.to_player_id), True, None))
+
+
+def _box(received: bool, gms: bool) -> Listing:
+    column = col(Letter.to_player_id) if received else col(Letter.from_player_id)
+    side = _side(column, gms, bindparam("side"))
+    return Listing(select(Letter).where(Letter.campaign_id == bindparam("campaign_id"), side).order_by(col(Letter.id).desc()))
+
+
+# A side's inbox and outbox, built once (issue 37: built on each visit, a box and its count
+# cost more than running them).
+_BOXES = {(received, gms): _box(received, gms) for received in (True, False) for gms in (True, False)}
+
+
+def visible_box(viewer: Viewer, *, received: bool) -> tuple[Listing, dict[str, Any]] | None:
+    """The letters this viewer received (or sent), newest first, as a list and its parameters;
+    None for a viewer who is no party to letters."""
+    member, me = letter_party(viewer)
+    if not member:
+        return None
+    return _BOXES[(received, me is None)], {"campaign_id": viewer.campaign.id, "side": me}
 
 
 def unread_letters_count(viewer: Viewer) -> tuple[Select, dict]:
