@@ -12,8 +12,9 @@ filters, `|e`, Markup's `%` and every other use of escaping keep markupsafe's.
 
 from __future__ import annotations
 
+import functools
 from collections import ChainMap
-from collections.abc import Mapping
+from collections.abc import Callable, Iterator, Mapping
 from contextvars import ContextVar
 from typing import Any
 
@@ -87,4 +88,24 @@ class OutputTemplate(Template):
         # the name up in this namespace at each call, whether compiled now or read from the
         # bytecode cache.
         namespace["escape"] = written
+        namespace["root"] = _joined(namespace["root"])
+        blocks = namespace["blocks"] = {name: _joined(block) for name, block in namespace["blocks"].items()}
+        # `super()` finds a block by its function as the module names it (`block_<name>`).
+        namespace.update({f"block_{name}": block for name, block in blocks.items()})
         return super()._from_namespace(environment, namespace, globals)
+
+
+def _joined(render: Callable[..., Iterator[str]]) -> Callable[[Context], Iterator[str]]:
+    """A template's or a block's render function that yields its text as one piece. Jinja yields
+    each piece a template writes, and a piece of a block four templates deep (a page's block in
+    the campaign layout's, in the base's, with the page's template extending them) is passed
+    up through every one of their generators: a list of forty players writes some eleven
+    hundred pieces, and passing them up was a tenth of drawing the page (issue 37). Joined
+    where it is written, each piece is resumed once; the text and the order in which the
+    template's statements run are the same."""
+
+    @functools.wraps(render)
+    def joined(context: Context) -> Iterator[str]:
+        yield "".join(render(context))
+
+    return joined
