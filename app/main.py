@@ -42,7 +42,7 @@ from app.clock import pages as clock_pages
 from app.companies import api as companies_api
 from app.companies import pages as companies_pages
 from app.companies import roster_pages as companies_roster_pages
-from app.core import background, route_index
+from app.core import background, lean_routes, route_index
 from app.core.api_docs import page as api_docs_page
 from app.core.db import ended_in_route, make_engine
 from app.core.errors import DomainError, error_responses
@@ -235,6 +235,19 @@ PAGE_MODULES = (
 )
 
 
+async def _refusals(request: Request) -> None:
+    """What every request is refused for before its route: a NUL character (R11.5), a one-tap
+    key reused or still in use (R11.6). One dependency for both: FastAPI's solving of each
+    dependency cost every request more than these checks (issue 37)."""
+    await reject_nul(request)
+    await refuse_reused(request)
+
+
+# The app's own dependencies, run before every route: FastAPI runs them (create_app), and a lean
+# page route runs them itself (app/core/lean_routes.py), so they are named once, here.
+APP_CHECKS = (_refusals,)
+
+
 def _add_routes(app: FastAPI) -> None:
     for module in (*API_MODULES, *PAGE_MODULES):
         for route in module.router.routes:
@@ -247,6 +260,10 @@ def _add_routes(app: FastAPI) -> None:
         # R12.4: a finished campaign refuses every write in one place (app/archive/deps.py).
         app.include_router(module.router, prefix=API_PREFIX, responses=ERRORS_DECLARED, dependencies=[Depends(refuse_finished)])
     for module in PAGE_MODULES:
+        for route in module.router.routes:
+            if isinstance(route, APIRoute):
+                # Included with no dependency of their own: the app's are all FastAPI would run.
+                lean_routes.install(route, checks=APP_CHECKS)
         app.include_router(module.router, include_in_schema=False)
     app.mount("/static", HashedStaticFiles(directory=PACKAGE / "static"), name="static")
 
@@ -278,14 +295,6 @@ def _operation_id(route: APIRoute) -> str:
     return openapi.operation_id(method, route.path_format, API_PREFIX) or generate_unique_id(route)
 
 
-async def _refusals(request: Request) -> None:
-    """What every request is refused for before its route: a NUL character (R11.5), a one-tap
-    key reused or still in use (R11.6). One dependency for both: FastAPI's solving of each
-    dependency cost every request more than these checks (issue 37)."""
-    await reject_nul(request)
-    await refuse_reused(request)
-
-
 def create_app(settings: Settings | None = None) -> FastAPI:
     settings = settings or get_settings()
     app = FastAPI(
@@ -296,7 +305,7 @@ def create_app(settings: Settings | None = None) -> FastAPI:
         openapi_url=f"{API_PREFIX}/openapi.json",
         docs_url=None,  # served from static/vendor/swagger-ui, so it works offline
         redoc_url=None,
-        dependencies=[Depends(_refusals)],
+        dependencies=[Depends(check) for check in APP_CHECKS],
         lifespan=_lifespan,
         generate_unique_id_function=_operation_id,
     )

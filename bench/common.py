@@ -10,15 +10,17 @@ from pathlib import Path
 
 os.environ.setdefault("HIDEOUT_FAST_HASHING", "1")
 
+from fastapi import APIRouter
 from fastapi.responses import PlainTextResponse
 from starlette.testclient import TestClient
 
 from app.campaigns.deps import CampaignPage, campaign_route
+from app.core import lean_routes
 from app.core.db import ended_in_route
 from app.core.memory import settle
 from app.core.migrate import upgrade
 from app.core.settings import Settings
-from app.main import create_app
+from app.main import APP_CHECKS, create_app
 
 GM, PASSWORD = "gamemaster", "bench password"
 
@@ -38,17 +40,20 @@ def logged_in_gm():
 
 
 def seated_route(app) -> str:
-    """A campaign page that answers as soon as its login has read the viewer, wrapped as the
-    app's campaign pages are (app/main.py `_add_routes`): what every campaign page costs before
-    its own reads and template (its unit of work, the login's statement, the CSRF check, the
-    ending). Its path, with `{cid}` for the campaign."""
+    """A campaign page that answers as soon as its login has read the viewer, wrapped and
+    included as the app's campaign pages are (app/main.py `_add_routes`): what every campaign
+    page costs before its own reads and template (its unit of work, the login's statement, the
+    CSRF check, the ending). Its path, with `{cid}` for the campaign."""
+    router = APIRouter()
 
-    @app.get("/bench/campaigns/{cid}/seated")
+    @router.get("/bench/campaigns/{cid}/seated")
     @ended_in_route
     @campaign_route
     def bench_seated(page: CampaignPage):
         return PlainTextResponse(page.viewer.campaign.name)
 
+    lean_routes.install(router.routes[0], checks=APP_CHECKS)  # type: ignore[arg-type]
+    app.include_router(router)
     return "/bench/campaigns/{cid}/seated"
 
 
