@@ -59,8 +59,9 @@ _MADE: ContextVar[list[Context] | None] = ContextVar("hideout_template_contexts"
 
 
 class OutputTemplate(Template):
-    """A template whose `{{ }}` writes through `written`, and whose drawing leaves no cycle
-    holding the page's values."""
+    """A template whose `{{ }}` writes through `written`, whose render function and blocks
+    yield their text in one piece (`_joined`), and whose drawing leaves no cycle holding the
+    page's values."""
 
     def new_context(self, vars=None, shared=False, locals=None):  # type: ignore[no-untyped-def]
         context = new_context(self.environment, self.name, self.blocks, vars, shared, _flat(self.globals), locals)

@@ -16,7 +16,7 @@ from app.core import lean_routes
 from app.core.types import PathId
 from app.main import PAGE_MODULES
 from tests.builders.campaigns import running_campaign, running_trio
-from tests.builders.pages import browser, login, post
+from tests.builders.pages import browser, post
 from tests.web.test_transfer_pages import transfers_in_db
 
 
@@ -37,9 +37,8 @@ def answered_by(monkeypatch) -> list[str]:
 
 def _player(client, make_client):
     _gm, cid, _players, _places = running_campaign(client, 2)
-    anna = make_client()
-    login(anna, "player0")
-    anna.get("/")  # the login's flash message
+    anna = browser(make_client, "player0")
+    anna.get("/")  # the login's flash message, shown once
     return anna, cid
 
 
