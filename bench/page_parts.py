@@ -14,7 +14,11 @@ times what it costs). Here a part's cost is what the whole request costs more wi
   remembered): the difference is what its reads cost;
 - the login again, the page's template again, and the campaign layout alone (its head, tabs
   and footer around an empty page) drawn once more in the same request, with the page's values:
-  what each adds is its cost (a second login finds its rows in the session: a lower bound).
+  what each adds is its cost (a second login finds its rows in the session: a lower bound);
+- the page answered through FastAPI's request handler instead of the lean one
+  (app/core/lean_routes.py), and its template's pieces passed up through every template it
+  extends instead of joined where written (app/core/template_output.py `_joined`): what each
+  adds is what the lean handler and the joined pieces spare.
 
 Run: `python -m bench.page_parts [--requests 600]` (printed by `make bench`).
 """
@@ -23,6 +27,7 @@ from __future__ import annotations
 
 import argparse
 import asyncio
+import functools
 import statistics
 import time
 from collections.abc import Iterator
@@ -31,7 +36,7 @@ from contextlib import contextmanager
 from jinja2 import ChoiceLoader, DictLoader
 
 from app.accounts import service as accounts
-from app.core import templating
+from app.core import lean_routes, template_output, templating
 from app.core.template_output import OutputTemplate
 from app.versions import remembered
 from bench import request_cpu
@@ -39,12 +44,14 @@ from bench.common import page_table, seated_route
 from bench.request_cpu import _get, _gm_pages
 
 _LAYOUT_ALONE = "bench/layout_alone.html"
-# What each part's row adds to a request: the part done a second time.
+# What each part's row adds to a request: the part done a second time; or done as it was before
+# issue 37 made it cheaper.
 _AGAIN = ("login", "template", "layout")
+_INSTEAD = ("fastapi", "pieces")
 
 
 class _Again:
-    """Which part the patched functions do once more (None: none)."""
+    """Which part the patched functions do once more, or the older way (None: none)."""
 
     part: str | None = None
 
@@ -56,6 +63,16 @@ def _fixed_routes(app) -> dict[str, str]:
 @contextmanager
 def _patched() -> Iterator[None]:
     login, render, loader = accounts.lookup_session, OutputTemplate.render, templating.env.loader
+    lean_id, joined = lean_routes._id, template_output._joined
+
+    def read_id(value):
+        return None if _Again.part == "fastapi" else lean_id(value)  # None: FastAPI's handler answers
+
+    def joined_or_not(block):
+        # Chosen per call, without a generator of its own: unjoined, the pieces pass up exactly
+        # as Jinja's own blocks pass them. Templates loaded under the loader below use it.
+        whole = joined(block)
+        return functools.wraps(block)(lambda context: block(context) if _Again.part == "pieces" else whole(context))
 
     def lookup_session(*args, **kwargs):
         if _Again.part == "login":
@@ -70,17 +87,19 @@ def _patched() -> Iterator[None]:
         return render(template, *args, **kwargs)
 
     accounts.lookup_session, OutputTemplate.render = lookup_session, draw  # type: ignore[method-assign]
+    lean_routes._id, template_output._joined = read_id, joined_or_not
     alone = '{% extends "campaigns/_layout.html" %}{% block campaign %}{% endblock %}'
     templating.env.loader = ChoiceLoader([DictLoader({_LAYOUT_ALONE: alone}), loader])
     try:
         yield
     finally:
         accounts.lookup_session, OutputTemplate.render, templating.env.loader = login, render, loader  # type: ignore[method-assign]
+        lean_routes._id, template_output._joined = lean_id, joined
 
 
 async def _one(app, headers: list, path: str, i: int, run: str) -> float:
     """One request's CPU milliseconds, its part done again as `run` says."""
-    _Again.part = run if run in _AGAIN else None
+    _Again.part = run if run in (*_AGAIN, *_INSTEAD) else None
     try:
         if run == "cold":
             remembered.memory.forget()  # as after a change every member sees
@@ -98,7 +117,7 @@ async def measure(requests: int) -> tuple[dict[str, float], dict[str, dict[str, 
     app, pages, headers = _gm_pages()
     cid = next(iter(pages.values())).split("/")[2]
     fixed = {name: path.replace("{cid}", cid) for name, path in _fixed_routes(app).items()}
-    runs = ("warm", "cold", *_AGAIN)
+    runs = ("warm", "cold", *_AGAIN, *_INSTEAD)
     median = statistics.median
     with _patched():
         for path in (*fixed.values(), *pages.values()):
@@ -128,6 +147,8 @@ def table(fixed: dict[str, float], pages: dict[str, dict[str, float]]) -> list[s
         ("    of which the layout around the page", lambda f: f["layout"] - f["warm"]),
         ("  the rest of the route's work", lambda f: f["warm"] - seated - (f["template"] - f["warm"])),
         ("the reads remembered (after a change less drawn)", lambda f: f["cold"] - f["warm"]),
+        ("spared by the lean handler (FastAPI's, less it)", lambda f: f["fastapi"] - f["warm"]),
+        ("spared by the joined pieces (unjoined, less it)", lambda f: f["pieces"] - f["warm"]),
     ]
     figures = [(text, lambda name, figure=figure: figure(pages[name])) for text, figure in rows]
     return page_table("CPU per request, ms (GM, every thread)", list(pages), figures, 50, 11)

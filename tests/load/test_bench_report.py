@@ -9,7 +9,7 @@ import pytest
 from sqlalchemy.engine import Connection
 
 from app.accounts import service as accounts
-from app.core import commit_steps, templating
+from app.core import commit_steps, lean_routes, template_output, templating
 from app.core.template_output import OutputTemplate
 from app.versions import audience
 from bench import (
@@ -133,8 +133,9 @@ def test_bench_request_split_quick_form_gives_every_part_and_puts_the_wrappers_b
 def test_bench_page_parts_quick_form_gives_every_part_and_puts_what_it_patched_back(capsys):
     """bench/page_parts.py (issue 37): each page's drawings and parts are given a figure, the
     page after a change costs more than its login alone, and the login, the template drawing
-    and the template loader are as they were afterwards."""
-    before = (accounts.lookup_session, OutputTemplate.render, templating.env.loader)
+    and the template loader, the lean handler's reading of ids and the template's joining are as
+    they were afterwards."""
+    before = (accounts.lookup_session, OutputTemplate.render, templating.env.loader, lean_routes._id, template_output._joined)
     lines = page_parts.main(["--requests", "3"])
     assert capsys.readouterr().out.splitlines() == lines
     assert lines[0].split()[-6:] == ["dashboard", "battles", "players", "chronicle", "orders", "map"]
@@ -148,4 +149,14 @@ def test_bench_page_parts_quick_form_gives_every_part_and_puts_what_it_patched_b
         )
     )
     assert all(c > s > 0 for c, s in zip(cold, seated, strict=True)) and all(s > q > 0 for s, q in zip(seated, sync, strict=True))
-    assert (accounts.lookup_session, OutputTemplate.render, templating.env.loader) == before
+    assert (
+        accounts.lookup_session,
+        OutputTemplate.render,
+        templating.env.loader,
+        lean_routes._id,
+        template_output._joined,
+    ) == before
+    assert (
+        "spared by the lean handler (FastAPI's, less it)" in figures
+        and "spared by the joined pieces (unjoined, less it)" in figures
+    )
