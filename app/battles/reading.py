@@ -7,7 +7,7 @@ from collections import defaultdict
 from dataclasses import dataclass, field
 
 from sqlalchemy import bindparam
-from sqlmodel import Session, select
+from sqlmodel import Session, col, select
 
 from app.accounts.models import User
 from app.battles import rules
@@ -19,6 +19,7 @@ from app.core.pagination import Listing, Page, paginate
 from app.versions.remembered import remembered
 from app.visibility import Viewer, viewer_for
 from app.warbands import service as warbands
+from app.warbands.models import Warband
 
 # Participants report, confirm and dispute in Battles; the GM resolves or corrects in Battles
 # and Settlement; from Twilight on results are closed (R6.8, R7.2).
@@ -218,9 +219,11 @@ def arrivals_of(session: Session, campaign: Campaign, round_: int | None = None,
     return list(session.exec(_ARRIVALS_AT, params={**params, "place_id": place_id}).all())
 
 
-# The columns the battles list shows of an arrival, as rows (public like the battles).
+# The columns the battles list shows of an arrival, as rows (public like the battles), with its
+# warband's name (one statement, not a second one of the arrivals' warband ids).
 _LISTED_ARRIVALS = (
-    select(Arrival.place_id, Arrival.warband_id, Arrival.player_id, Arrival.kind)
+    select(Arrival.place_id, Arrival.warband_id, Arrival.player_id, Arrival.kind, col(Warband.name).label("warband_name"))
+    .outerjoin(Warband, col(Warband.id) == Arrival.warband_id)
     .where(Arrival.campaign_id == bindparam("campaign_id"), Arrival.round == bindparam("round"))
     .order_by(Arrival.place_id, Arrival.id)
 )
@@ -234,7 +237,7 @@ def listed_arrivals(session: Session, viewer: Viewer, round_: int | None = None)
     def read() -> tuple[list, dict[int, str]]:
         shown = viewer.campaign.round if round_ is None else round_
         rows = list(read_rows(session, _LISTED_ARRIVALS, {"campaign_id": viewer.campaign_id, "round": shown}).all())
-        return rows, warband_names(session, rows)
+        return rows, {r.warband_id: r.warband_name for r in rows if r.warband_name is not None}
 
     rows, names = remembered(session, viewer, "arrivals_listed", None, read, public=True, keep=round_ is None)
     return list(rows), dict(names)
