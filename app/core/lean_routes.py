@@ -33,6 +33,7 @@ Check = Callable[[Request], Awaitable[None]]
 _DIGITS = len(str(MAX_ID))
 _LEAN = "hideout_lean_ids"
 _UNCHANGING = (type(None), bool, int, float, str)
+_PLAIN = (bool, int, float, str, bool | None, int | None, float | None, str | None)
 
 
 def install(route: APIRoute, checks: tuple[Check, ...]) -> bool:
@@ -97,14 +98,20 @@ def _plan(route: APIRoute) -> tuple[tuple[str, ...], dict[str, tuple[str, Any]]]
 
 
 def _optional_query(parameter: inspect.Parameter) -> tuple[str, Any] | None:
-    """A query parameter declared `= Query(default, ...)`: its key in a query and its default,
-    one that nothing can change (FastAPI hands out a copy of each default; these need none)."""
+    """A query parameter with a default that nothing can change (FastAPI hands out a copy of
+    each default; these need none): declared `= Query(default, ...)`, or a plain default of a
+    plain type (`box: str = "in"`). Its key in a query and its default."""
     declared = parameter.default
-    if not isinstance(declared, params.Query) or declared.default_factory is not None or declared.validation_alias:
+    if type(declared) in _UNCHANGING:  # FastAPI reads a plain type's parameter from the query
+        return (parameter.name, declared) if parameter.annotation in _PLAIN else None
+    if not isinstance(declared, params.Query) or declared.default_factory is not None:
+        return None
+    key = declared.alias or parameter.name
+    if declared.validation_alias not in (None, key):  # pydantic gives an alias as both
         return None
     if type(declared.default) not in _UNCHANGING or get_origin(parameter.annotation) is Annotated:
         return None
-    return declared.alias or parameter.name, declared.default
+    return key, declared.default
 
 
 def _id(value: object) -> int | None:

@@ -42,7 +42,7 @@ def _player(client, make_client):
     return anna, cid
 
 
-TABS = ("", "/players", "/orders", "/battles", "/chronicle", "/map", "/company", "/shop", "/rules", "/events")
+TABS = ("", "/players", "/orders", "/battles", "/chronicle", "/map", "/company", "/shop", "/rules", "/events", "/ledger")
 
 
 def _pages(browser, cid) -> dict[str, tuple[int, str]]:
@@ -80,8 +80,11 @@ def test_issue37_a_query_parameter_named_is_fastapi_s_to_read(client, make_clien
     refused = anna.get(f"/campaigns/{cid}/battles?round=x")
     assert answered_by == []  # handed over before any id was read
     assert refused.status_code in (400, 422)
-    assert anna.get(f"/campaigns/{cid}/battles?round=1").status_code == 200
-    assert anna.get(f"/campaigns/{cid}/chronicle?page=1").status_code == 200
+    for named in ("battles?round=1", "chronicle?page=1", "ledger?page=1"):  # the ledger's `number`, by its alias
+        assert anna.get(f"/campaigns/{cid}/{named}").status_code == 200, named
+    assert answered_by == []
+    assert anna.get(f"/campaigns/{cid}/ledger?number=1").status_code == 200  # not its key: ignored, as by FastAPI
+    assert answered_by == ["lean"]
 
 
 def test_r11_5_a_nul_in_the_query_of_a_lean_page_is_refused_before_the_route(client, make_client, answered_by, monkeypatch):
@@ -141,6 +144,15 @@ def test_issue37_only_routes_of_the_request_ids_and_optional_queries_are_lean():
     async def plain(request: Request, cid: int):
         return None
 
+    async def aliased(request: Request, cid: PathId, number: int = Query(1, ge=1, alias="page"), box: str = "in"):
+        return None
+
+    async def other_alias(request: Request, cid: PathId, number: int = Query(1, validation_alias="p")):
+        return None
+
+    async def odd_plain(request: Request, cid: PathId, when: tuple = ()):
+        return None
+
     async def listed(request: Request, cid: PathId, tags: list[str] = Query([])):
         return None
 
@@ -152,6 +164,8 @@ def test_issue37_only_routes_of_the_request_ids_and_optional_queries_are_lean():
 
     assert lean_routes._plan(_route("/c/{cid}/w/{wid}", ids)) == (("cid", "wid"), {})
     assert lean_routes._plan(_route("/c/{cid}", optional)) == (("cid",), {"page": ("page", 1), "of": ("of", None)})
+    # An alias is the key a query names; a plain default of a plain type is a query parameter too.
+    assert lean_routes._plan(_route("/c/{cid}", aliased)) == (("cid",), {"number": ("page", 1), "box": ("box", "in")})
     for path, endpoint in (
         ("/c/{cid}", required),
         ("/c/{cid}", plain),
