@@ -38,11 +38,11 @@ _PLAIN = (bool, int, float, str, bool | None, int | None, float | None, str | No
 
 def install(route: APIRoute, checks: tuple[Check, ...]) -> bool:
     """Answer `route` by the lean handler where it takes only the request, ids in its path and
-    optional query parameters, and no dependency of its own; `checks` must be every dependency the app and its include
-    add to the route. Whether it is answered so. Once per route: the routers are the
-    modules' own, and every app made includes them again."""
-    if getattr(route, _LEAN, None) is not None:
-        return bool(getattr(route, _LEAN))
+    optional query parameters, and no dependency of its own; `checks` must be every dependency
+    the app and its include add to the route. Whether it is answered so. Decided once per
+    route, lean or not: the routers are the modules' own, and every app made includes them again."""
+    if hasattr(route, _LEAN):
+        return getattr(route, _LEAN) is not None
     plan = _plan(route)
     setattr(route, _LEAN, plan)
     if plan is None:

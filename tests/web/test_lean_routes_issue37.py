@@ -14,7 +14,7 @@ from fastapi.routing import APIRoute
 
 from app.core import lean_routes
 from app.core.types import PathId
-from app.main import PAGE_MODULES
+from app.main import PAGE_MODULES, create_app
 from tests.builders.campaigns import running_campaign, running_trio
 from tests.builders.pages import browser, post
 from tests.web.test_transfer_pages import transfers_in_db
@@ -192,3 +192,14 @@ def test_issue37_most_campaign_pages_are_lean():
     assert len(lean) >= 100
     for route in lean:
         assert next(iter(inspect.signature(route.endpoint).parameters)) == "request"
+
+
+def test_issue37_each_route_is_planned_once_whatever_the_apps_made(monkeypatch):
+    """The routers are the modules' own: an app made again plans none of their routes again,
+    those left to FastAPI included."""
+    create_app()
+    planned: list[str] = []
+    real = lean_routes._plan
+    monkeypatch.setattr(lean_routes, "_plan", lambda route: planned.append(route.path) or real(route))
+    create_app()
+    assert planned == []
