@@ -237,7 +237,7 @@ def listed_arrivals(session: Session, viewer: Viewer, round_: int | None = None)
     def read() -> tuple[list, dict[int, str]]:
         shown = viewer.campaign.round if round_ is None else round_
         rows = list(read_rows(session, _LISTED_ARRIVALS, {"campaign_id": viewer.campaign_id, "round": shown}).all())
-        return rows, {r.warband_id: r.warband_name for r in rows if r.warband_name is not None}
+        return rows, warbands.names_read_with(rows)
 
     rows, names = remembered(session, viewer, "arrivals_listed", None, read, public=True, keep=round_ is None)
     return list(rows), dict(names)

@@ -51,6 +51,7 @@ def _unread_count(received) -> Select:
 # come to their player id, the GMs' to none.
 _UNREAD_TO_PLAYER = _unread_count(_side(col(Letter.to_player_id), False, bindparam("player_id")))
 _UNREAD_TO_GM = _unread_count(_side(col(Letter.to_player_id), True, None))
+_UNREAD_TO_NOBODY = _unread_count(_false())  # a viewer who is no party to letters
 
 
 def _box(received: bool, gms: bool) -> Listing:
@@ -75,11 +76,12 @@ def visible_box(viewer: Viewer, *, received: bool) -> tuple[Listing, dict[str, A
 
 def unread_letters_count(viewer: Viewer) -> tuple[Select, dict]:
     """How many letters wait unread for this viewer, as one statement and its parameters."""
-    if viewer.player is not None:
-        return _UNREAD_TO_PLAYER, {"campaign_id": viewer.campaign.id, "player_id": viewer.player.id}
-    if viewer.is_gm:
+    member, me = letter_party(viewer)
+    if not member:
+        return _UNREAD_TO_NOBODY, {"campaign_id": viewer.campaign.id}
+    if me is None:
         return _UNREAD_TO_GM, {"campaign_id": viewer.campaign.id}
-    return _unread_count(_false()), {"campaign_id": viewer.campaign.id}
+    return _UNREAD_TO_PLAYER, {"campaign_id": viewer.campaign.id, "player_id": me}
 
 
 def letter_party(viewer: Viewer) -> tuple[bool, int | None]:

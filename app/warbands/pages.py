@@ -230,7 +230,7 @@ def _orders_read(session, viewer) -> tuple:
     """What the orders page shows, read (rows, shown and never changed), and remembered while
     nothing the viewer may see has changed (app/versions/remembered.py)."""
     rows = warband_orders.orders_seen_by(session, viewer, rows=True).orders
-    names = {o.warband_id: o.warband_name for o in rows if o.warband_name is not None}
+    names = service.names_read_with(rows)
     titles = events.active_event_titles(session, viewer.campaign)
     return rows, names, titles, campaigns.away_now(session, viewer.campaign)
 

@@ -355,6 +355,13 @@ def names_by_id(session: Session, ids: list[int]) -> dict[int, str]:
     return dict(read_rows(session, _NAMES, {"ids": ids}).all()) if ids else {}
 
 
+def names_read_with(rows) -> dict[int, str]:
+    """Warband id -> name, as `names_by_id` gives them, of rows read with their warband's name
+    outer-joined as `warband_name` (None for a warband no longer there, left out): a list's
+    names without a statement of their own."""
+    return {row.warband_id: row.warband_name for row in rows if row.warband_name is not None}
+
+
 def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> list[Warband]:
     """A player's warbands without an order this round."""
     sent = {o.warband_id for o in current_orders(session, campaign, player_id)}
