@@ -10,6 +10,7 @@ from __future__ import annotations
 import json
 from types import SimpleNamespace
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, delete, select
 
 from app.archive.models import PlaceRound
@@ -34,15 +35,22 @@ def keep_round(session: Session, campaign: Campaign) -> None:
     session.flush()
 
 
+# Every kept round's rows, or one round's, each built once (issue 37: the season book built it
+# on each visit).
+_KEPT = select(PlaceRound.round, PlaceRound.place_id, PlaceRound.owner_player_id, PlaceRound.hideout_player_id).where(
+    PlaceRound.campaign_id == bindparam("campaign_id")
+)
+_KEPT_ROWS = {
+    one: (_KEPT.where(PlaceRound.round == bindparam("round")) if one else _KEPT).order_by(PlaceRound.round, PlaceRound.place_id)
+    for one in (False, True)
+}
+
+
 def kept(session: Session, campaign_id: int, round_: int | None = None) -> dict[int, dict[int, tuple[int | None, int | None]]]:
     """Round -> place id -> (owner, hideout holder), for every kept round (or one)."""
-    query = select(PlaceRound.round, PlaceRound.place_id, PlaceRound.owner_player_id, PlaceRound.hideout_player_id).where(
-        PlaceRound.campaign_id == campaign_id
-    )
-    if round_ is not None:
-        query = query.where(PlaceRound.round == round_)
+    params = {"campaign_id": campaign_id, "round": round_}
     result: dict[int, dict[int, tuple[int | None, int | None]]] = {}
-    for r, pid, owner, holder in session.exec(query.order_by(PlaceRound.round, PlaceRound.place_id)).all():
+    for r, pid, owner, holder in session.exec(_KEPT_ROWS[round_ is not None], params=params).all():
         result.setdefault(r, {})[pid] = (owner, holder)
     return result
 

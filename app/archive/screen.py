@@ -9,6 +9,7 @@ from __future__ import annotations
 from collections.abc import Mapping
 from dataclasses import dataclass, field
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from app.archive import history
@@ -78,14 +79,16 @@ def screen(session: Session, campaign) -> Screen:
     )
 
 
+# Built once (issue 37: the season book built it on each visit).
+_ALL_ENTRIES = select(ChronicleEntry).where(ChronicleEntry.campaign_id == bindparam("campaign_id")).order_by(ChronicleEntry.id)
+
+
 def book(session: Session, viewer: Viewer) -> list[BookRound]:
     """The season round by round: each round's map as it was played (R12.6; the current
     round's as it is), its battles and results, and its chronicle (captures among it)."""
     campaign = viewer.campaign
     names, labels = campaigns.nicknames(session, campaign.id), maps.labels(session, campaign.id)
-    entries = session.exec(
-        select(ChronicleEntry).where(ChronicleEntry.campaign_id == campaign.id).order_by(ChronicleEntry.id)
-    ).all()
+    entries = session.exec(_ALL_ENTRIES, params={"campaign_id": campaign.id}).all()
     by_round: dict[int, list[ChronicleEntry]] = {}
     for e in entries:
         by_round.setdefault(e.round, []).append(e)

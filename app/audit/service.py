@@ -120,18 +120,20 @@ def row_of(session: Session, entry: AuditEntry) -> AuditRow:
     return AuditRow(entry, actor.nickname if actor else "")
 
 
+# Built once (issue 37: built on each visit of the audit trail).
+_ACTORS = (
+    select(User.id, User.nickname)
+    .join(AuditEntry, AuditEntry.actor_user_id == User.id)
+    .where(AuditEntry.campaign_id == bindparam("campaign_id"))
+    .distinct()
+    .order_by(User.nickname)
+)
+
+
 def actors(session: Session, viewer: Viewer) -> list[tuple[int, str]]:
     """Who appears in the trail (the page's filter)."""
     require_gm(viewer)
-    return list(
-        session.exec(
-            select(User.id, User.nickname)
-            .join(AuditEntry, AuditEntry.actor_user_id == User.id)
-            .where(AuditEntry.campaign_id == viewer.campaign_id)
-            .distinct()
-            .order_by(User.nickname)
-        ).all()
-    )
+    return list(session.exec(_ACTORS, params={"campaign_id": viewer.campaign_id}).all())
 
 
 def later_change(session: Session, entry: AuditEntry) -> bool:

@@ -41,15 +41,22 @@ def store(data: bytes, folder: Path) -> tuple[str, int, int, bool]:
     return name, image.width, image.height, new
 
 
+# Built once (issue 37: `session.get` and these selects were built on each call).
+_BATTLE = select(Battle).where(Battle.id == bindparam("battle_id"), Battle.campaign_id == bindparam("campaign_id"))
+_PHOTO = select(BattlePhoto).where(BattlePhoto.id == bindparam("photo_id"), BattlePhoto.battle_id == bindparam("battle_id"))
+_PLAYERS = select(BattleWarband.player_id).where(BattleWarband.battle_id == bindparam("battle_id"))
+_SAME_FILE = select(BattlePhoto.id).where(BattlePhoto.name == bindparam("name"))
+
+
 def _battle(session: Session, viewer: Viewer, battle_id: int) -> Battle:
-    battle_ = session.get(Battle, battle_id)
-    if battle_ is None or battle_.campaign_id != viewer.campaign_id:
+    battle_ = session.exec(_BATTLE, params={"battle_id": battle_id, "campaign_id": viewer.campaign_id}).first()
+    if battle_ is None:
         raise DomainError("not_found")
     return battle_
 
 
 def _players(session: Session, battle_id: int) -> set[int]:
-    return set(session.exec(select(BattleWarband.player_id).where(BattleWarband.battle_id == battle_id)).all())
+    return set(session.exec(_PLAYERS, params={"battle_id": battle_id}).all())
 
 
 def add(session: Session, *, actor: User, campaign_id: int, battle_id: int, data: bytes, media_dir: Path) -> BattlePhoto:
@@ -92,8 +99,8 @@ def listed(session: Session, battle_ids: list[int], campaign_id: int | None = No
 
 def _photo(session: Session, viewer: Viewer, battle_id: int, photo_id: int) -> BattlePhoto:
     _battle(session, viewer, battle_id)
-    photo = session.get(BattlePhoto, photo_id)
-    if photo is None or photo.battle_id != battle_id:
+    photo = session.exec(_PHOTO, params={"photo_id": photo_id, "battle_id": battle_id}).first()
+    if photo is None:
         raise DomainError("not_found")
     return photo
 
@@ -127,7 +134,7 @@ def delete(session: Session, *, actor: User, campaign_id: int, battle_id: int, p
 
 def forget_file(session: Session, name: str, media_dir: Path) -> None:
     """Once a deletion is confirmed: the file goes unless another photo has the same content."""
-    others = session.exec(select(BattlePhoto.id).where(BattlePhoto.name == name)).first()
+    others = session.exec(_SAME_FILE, params={"name": name}).first()
     if others is None and "/" not in name:
         (photos_dir(media_dir) / name).unlink(missing_ok=True)
 

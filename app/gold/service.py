@@ -268,16 +268,20 @@ def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: 
     return transfer
 
 
+# A player's own transfers, built once (issue 37: built on each visit of the transfer form).
+_ME = bindparam("player_id")
+_OWN_TRANSFERS = Listing(
+    select(Transfer)
+    .where(Transfer.campaign_id == bindparam("campaign_id"))
+    .where((Transfer.from_player_id == _ME) | (Transfer.to_player_id == _ME))
+    .order_by(Transfer.id.desc())
+)
+
+
 def transfers(session: Session, viewer: Viewer, *, page: int = 1, per_page: int = 50):
     """The viewer's own transfers, sent and received (R8.11): nobody else's, the GM's none."""
     require_module(viewer.campaign, TRANSFERS)
     if viewer.player is None:
         raise DomainError("not_a_player")
-    me = viewer.player.id
-    query = (
-        select(Transfer)
-        .where(Transfer.campaign_id == viewer.campaign.id)
-        .where((Transfer.from_player_id == me) | (Transfer.to_player_id == me))
-        .order_by(Transfer.id.desc())
-    )
-    return paginate(session, query, page=page, per_page=per_page)
+    params = {"campaign_id": viewer.campaign.id, "player_id": viewer.player.id}
+    return paginate(session, _OWN_TRANSFERS, page=page, per_page=per_page, params=params)

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import or_, update
+from sqlalchemy import bindparam, or_, update
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
@@ -148,15 +148,19 @@ def forget_unread(viewer: Viewer) -> None:
     viewer.__dict__.pop("_letters_unread", None)
 
 
+# Built once (issue 37: built on each visit of the letter form).
+_RECIPIENTS = (
+    select(Player.id, User.nickname)
+    .join(User, User.id == Player.user_id)
+    .where(Player.campaign_id == bindparam("campaign_id"))
+    .order_by(User.nickname_key)
+)
+
+
 def recipients(session: Session, viewer: Viewer) -> list[tuple[int, str]]:
     """The players this viewer may write to, by nickname (the GM is offered apart): one statement."""
     me = letter_party(viewer)[1]
-    rows = session.exec(
-        select(Player.id, User.nickname)
-        .join(User, User.id == Player.user_id)
-        .where(Player.campaign_id == viewer.campaign.id)
-        .order_by(User.nickname_key)
-    ).all()
+    rows = session.exec(_RECIPIENTS, params={"campaign_id": viewer.campaign.id}).all()
     return [(pid, nickname) for pid, nickname in rows if pid != me]
 
 

@@ -364,9 +364,13 @@ def delete_path(session: Session, *, actor: User, campaign_id: int, path_id: int
     session.delete(_path(session, campaign_id, path_id))
 
 
+# Built once (issue 37: built on each visit of the wizard's Map step).
+_PATH_COUNT = select(func.count()).select_from(Path).where(Path.campaign_id == bindparam("campaign_id"))
+
+
 def tally(places_: list[Place], session: Session, campaign_id: int) -> dict[str, int]:
     """The wizard's Map step at a glance: how many places, ⚑ places and paths there are."""
-    count = session.exec(select(func.count()).select_from(Path).where(Path.campaign_id == campaign_id)).one()
+    count = session.exec(_PATH_COUNT, params={"campaign_id": campaign_id}).one()
     return {"places": len(places_), "flags": sum(p.hideout_slot for p in places_), "paths": count}
 
 

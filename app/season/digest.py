@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 import structlog
-from sqlalchemy import or_, update
+from sqlalchemy import bindparam, or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -50,8 +50,12 @@ def configured(settings) -> bool:
     return missing(settings) is None
 
 
+# Built once: `session.get` builds its statement on each call (issue 37).
+_SUBSCRIPTION = select(DigestSubscription).where(DigestSubscription.user_id == bindparam("user_id"))
+
+
 def subscription(session: Session, user_id: int) -> DigestSubscription | None:
-    return session.get(DigestSubscription, user_id)
+    return session.exec(_SUBSCRIPTION, params={"user_id": user_id}).first()
 
 
 def receives(row: DigestSubscription | None) -> bool:
