@@ -79,7 +79,7 @@ def own_company(session: Session, viewer: Viewer) -> Company | None:
 
 def _company(session: Session, campaign: Campaign, player: Player) -> Company:
     """The player's company, locked for this transaction (created on first use)."""
-    company = session.exec(select(Company).where(Company.player_id == player.id).with_for_update()).first()
+    company = session.exec(reads.COMPANY_LOCKED, params={"player_id": player.id}).first()
     if company is None:
         company = Company(campaign_id=campaign.id, player_id=player.id)
         session.add(company)
@@ -98,14 +98,13 @@ def labels_from(models: list[CompanyModel]) -> dict[int, str]:
 def labels_of(session: Session, model_ids) -> dict[int, str]:
     """The labels of some models (issue 29), numbered among every model of their companies:
     one statement. `model_ids` is a list or a select of ids."""
-    if isinstance(model_ids, list) and not model_ids:
-        return {}
-    companies = select(CompanyModel.company_id).where(CompanyModel.id.in_(model_ids))
-    rows = session.exec(
-        select(
-            CompanyModel.company_id, CompanyModel.id, CompanyModel.profile_key, CompanyModel.name, CompanyModel.given_name
-        ).where(CompanyModel.company_id.in_(companies))
-    ).all()
+    if isinstance(model_ids, list):
+        if not model_ids:
+            return {}
+        rows = session.exec(reads.LABELS_OF_MODELS, params={"model_ids": model_ids}).all()
+    else:
+        companies = select(CompanyModel.company_id).where(CompanyModel.id.in_(model_ids))
+        rows = session.exec(reads.LABEL_ROWS.where(CompanyModel.company_id.in_(companies))).all()
     by_company: dict[int, list[tuple[int, str, str, str | None]]] = {}
     for company_id, *row in rows:
         by_company.setdefault(company_id, []).append(tuple(row))
@@ -243,7 +242,7 @@ def sell_model(session: Session, *, actor: User, campaign_id: int, model_id: int
     model = _own_row(session, CompanyModel, model_id, company)
     _not_sent(session, viewer, [model.id], {model.id: model.name})
     _not_away(session, viewer, [model.id], {model.id: model.name})
-    for item in session.exec(select(CompanyItem).where(CompanyItem.model_id == model.id)).all():
+    for item in session.exec(reads.ITEMS_OF_MODEL, params={"model_id": model.id}).all():
         item.model_id = None
         session.add(item)
     return _sell(session, viewer, company, model)

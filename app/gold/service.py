@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass
 
-from sqlalchemy import bindparam, func, update
+from sqlalchemy import Integer, bindparam, func, update
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -36,6 +36,20 @@ def _gms_see(campaign: Campaign, kind: str) -> bool:
     return gms_see_balances(campaign) and not seen_by_owner_alone(campaign, kind, campaign.round)
 
 
+# Every gold change writes these, built once (issue 37: built on each purchase, sale, fee and
+# transfer). The balance is expired by hand after the change (below), so the ORM need not
+# work out which loaded rows the update matched.
+_GOLD_OF = select(Player.gold).where(Player.id == bindparam("player_id"))
+_AMOUNT = bindparam("amount", type_=Integer)
+_ADD_GOLD = (
+    update(Player)
+    .where(Player.id == bindparam("player_id"), Player.campaign_id == bindparam("in_campaign"), Player.gold + _AMOUNT >= 0)
+    .values(gold=Player.gold + _AMOUNT)
+    .returning(Player.gold)
+    .execution_options(synchronize_session=False)
+)
+
+
 def change(
     session: Session, *, campaign: Campaign, player_id: int, amount: int, kind: str, note: str = "", params: dict | None = None
 ) -> LedgerEntry:
@@ -43,20 +57,17 @@ def change(
     if kind not in KINDS:
         raise ValueError(f"unknown ledger kind {kind}")
     if amount == 0:
-        balance = session.exec(select(Player.gold).where(Player.id == player_id)).one()
+        balance = session.exec(_GOLD_OF, params={"player_id": player_id}).one()
     else:
-        statement = (
-            update(Player)
-            .where(Player.id == player_id, Player.campaign_id == campaign.id, Player.gold + amount >= 0)
-            .values(gold=Player.gold + amount)
-            .returning(Player.gold)
+        balance = session.execute(
+            _ADD_GOLD,
+            {"player_id": player_id, "in_campaign": campaign.id, "amount": amount},
             # Who sees the balance change (R11.2): its owner, and the GMs unless gold transfers are
             # on or the entry is one they do not see.
-            .execution_options(**declared(campaign.id, (player_id,), gms=_gms_see(campaign, kind)))
-        )
-        balance = session.execute(statement).scalar_one_or_none()
+            execution_options=declared(campaign.id, (player_id,), gms=_gms_see(campaign, kind)),
+        ).scalar_one_or_none()
         if balance is None:
-            have = session.exec(select(Player.gold).where(Player.id == player_id)).first()
+            have = session.exec(_GOLD_OF, params={"player_id": player_id}).first()
             if have is None:
                 raise DomainError("not_found")
             raise DomainError("not_enough_gold", needed=-amount, have=have)
@@ -228,13 +239,7 @@ def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: 
     if to_player_id == viewer.player.id:
         raise DomainError("transfer_to_self")
     recipient = _player_in(session, campaign_id, to_player_id)
-    names = dict(
-        session.exec(
-            select(Player.id, User.nickname)
-            .join(User, User.id == Player.user_id)
-            .where(Player.id.in_([viewer.player.id, recipient.id]))
-        ).all()
-    )
+    names = dict(session.exec(_NICKNAMES_OF, params={"ids": [viewer.player.id, recipient.id]}).all())
     note = note.strip()
     transfer = Transfer(
         campaign_id=campaign.id,
@@ -268,6 +273,10 @@ def send_gold(session: Session, *, actor: User, campaign_id: int, to_player_id: 
     return transfer
 
 
+# The sender's and the recipient's names, built once (issue 37).
+_NICKNAMES_OF = (
+    select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.id.in_(bindparam("ids", expanding=True)))
+)
 # A player's own transfers, built once (issue 37: built on each visit of the transfer form).
 _ME = bindparam("player_id")
 _OWN_TRANSFERS = Listing(

@@ -4,7 +4,7 @@ of who sees a letter, an alliance or a settlement it applies."""
 
 from __future__ import annotations
 
-from sqlalchemy import or_
+from sqlalchemy import bindparam, or_
 from sqlmodel import Session, col, select
 
 from app.alliances.models import AllianceMember
@@ -68,6 +68,23 @@ def _letter_side(player_id: int | None) -> str:
     return GM_SIDE if player_id is None else player_audience(player_id)
 
 
+# Each subject's parties by its ids, built once (issue 37: every event published asked them, built anew).
+_LETTER_SIDES = select(Letter.id, Letter.from_player_id, Letter.to_player_id).where(
+    col(Letter.id).in_(bindparam("ids", expanding=True))
+)
+_TRANSFER_SIDES = select(Transfer.id, Transfer.from_player_id, Transfer.to_player_id).where(
+    col(Transfer.id).in_(bindparam("ids", expanding=True))
+)
+_GUILD_SIDES = (
+    select(GuildRequest.id, GuildRequest.player_id, Guild.founder_player_id)
+    .join(Guild, col(Guild.id) == GuildRequest.guild_id)
+    .where(col(GuildRequest.id).in_(bindparam("ids", expanding=True)))
+)
+_ALLIANCE_SIDES = select(AllianceMember.alliance_id, AllianceMember.player_id).where(
+    col(AllianceMember.alliance_id).in_(bindparam("ids", expanding=True)), col(AllianceMember.status).in_(("invited", "member"))
+)
+
+
 def _subject_audiences(session: Session, events: list[dict]) -> dict[tuple[str, int | None], set[str]]:
     """The parties of each letter, transfer, guild request and alliance the events name."""
     ids: dict[str, set[int]] = {}
@@ -76,30 +93,18 @@ def _subject_audiences(session: Session, events: list[dict]) -> dict[tuple[str, 
             ids.setdefault(ev["kind"], set()).add(ev["subject_id"])
     found: dict[tuple[str, int | None], set[str]] = {}
     if ids.get("letter"):
-        for lid, sender, to in session.exec(
-            select(Letter.id, Letter.from_player_id, Letter.to_player_id).where(col(Letter.id).in_(ids["letter"]))
-        ).all():
+        for lid, sender, to in session.exec(_LETTER_SIDES, params={"ids": sorted(ids["letter"])}).all():
             found[("letter", lid)] = {_letter_side(sender), _letter_side(to)}
     if ids.get("transfer"):
-        for tid, sender, to in session.exec(
-            select(Transfer.id, Transfer.from_player_id, Transfer.to_player_id).where(col(Transfer.id).in_(ids["transfer"]))
-        ).all():
+        for tid, sender, to in session.exec(_TRANSFER_SIDES, params={"ids": sorted(ids["transfer"])}).all():
             found[("transfer", tid)] = _players(sender, to)
     if ids.get("guild"):
-        for rid, asker, founder in session.exec(
-            select(GuildRequest.id, GuildRequest.player_id, Guild.founder_player_id)
-            .join(Guild, col(Guild.id) == GuildRequest.guild_id)
-            .where(col(GuildRequest.id).in_(ids["guild"]))
-        ).all():
+        for rid, asker, founder in session.exec(_GUILD_SIDES, params={"ids": sorted(ids["guild"])}).all():
             found[("guild", rid)] = _players(asker, founder)
     if ids.get("alliance"):
         # Its members and invitees; the rest of the campaign hears of it from its round's
         # Battles on (visible_alliances), after the public "battles" event that names everyone.
-        for aid, player_id in session.exec(
-            select(AllianceMember.alliance_id, AllianceMember.player_id).where(
-                col(AllianceMember.alliance_id).in_(ids["alliance"]), col(AllianceMember.status).in_(("invited", "member"))
-            )
-        ).all():
+        for aid, player_id in session.exec(_ALLIANCE_SIDES, params={"ids": sorted(ids["alliance"])}).all():
             found.setdefault(("alliance", aid), set()).add(player_audience(player_id))
     return found
 

@@ -54,6 +54,13 @@ def _drop_pending(session: Session) -> None:
     session.info.pop("live_pending", None)
 
 
+# What every change that publishes an event writes, built once (issue 37: built on each).
+_ADVISORY_LOCK = text("SELECT pg_advisory_xact_lock(:space, :cid)")
+_NEW_EVENTS = insert(LiveEvent).returning(LiveEvent.id, sort_by_parameter_order=True)
+_NEW_AUDIENCES = insert(LiveAudience)
+_LAST_EVENT = select(func.max(LiveEvent.id))
+
+
 @commit_steps.before_commit(commit_steps.LIVE_EVENTS)
 def _write_pending(session: Session) -> None:
     pending = session.info.pop("live_pending", None)
@@ -65,25 +72,18 @@ def _write_pending(session: Session) -> None:
         # stream that has read id N never later meets a smaller new one). Taken last, when this
         # transaction holds what it needs: it cannot wait in a cycle.
         for cid in campaigns:
-            session.execute(text("SELECT pg_advisory_xact_lock(:space, :cid)"), {"space": LOCK_SPACE, "cid": cid})
+            session.execute(_ADVISORY_LOCK, {"space": LOCK_SPACE, "cid": cid})
     stamp = utcnow()
-    ids = (
-        session.execute(
-            insert(LiveEvent).returning(LiveEvent.id, sort_by_parameter_order=True),
-            [{**row, "created_at": stamp} for row in pending],
-        )
-        .scalars()
-        .all()
-    )
+    ids = session.execute(_NEW_EVENTS, [{**row, "created_at": stamp} for row in pending]).scalars().all()
     heard = [
         {"event_id": event_id, "campaign_id": row["campaign_id"], "audience": name}
         for event_id, row, names in zip(ids, pending, audiences(session, pending), strict=True)
         for name in sorted(names)
     ]
     if heard:
-        session.execute(insert(LiveAudience), heard)
+        session.execute(_NEW_AUDIENCES, heard)
     wake_after_commit(session, {campaign_key(cid) for cid in campaigns})
-    last = session.execute(select(func.max(LiveEvent.id))).scalar() or 0
+    last = session.execute(_LAST_EVENT).scalar() or 0
     if last % PRUNE_EVERY < len(pending):
         old = select(LiveEvent.id).where(LiveEvent.created_at < utcnow() - RETENTION)
         session.execute(delete(LiveAudience).where(col(LiveAudience.event_id).in_(old)))

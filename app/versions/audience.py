@@ -15,10 +15,11 @@ be the same page (app/core/page_cache.py). The secrecy tests check the first."""
 
 from __future__ import annotations
 
+import functools
 from collections import defaultdict
 from dataclasses import dataclass, field
 
-from sqlalchemy import event, inspect, select, text
+from sqlalchemy import Select, bindparam, event, inspect, select, text
 from sqlalchemy.orm.util import identity_key
 from sqlmodel import Session, SQLModel
 
@@ -151,8 +152,15 @@ _BUMP = text(
 
 
 def _rows(session: Session, table: str, column: str, ids) -> list:
+    return list(session.execute(_rows_of(table, column), {"ids": sorted(ids)}).mappings())
+
+
+@functools.cache
+def _rows_of(table: str, column: str) -> Select:
+    """A table's rows by a column's values, built once per table and column (issue 37: every
+    write asked it, built anew)."""
     rows = SQLModel.metadata.tables[table]
-    return list(session.execute(select(rows).where(rows.c[column].in_(sorted(ids)))).mappings())
+    return select(rows).where(rows.c[column].in_(bindparam("ids", expanding=True)))
 
 
 def _held(session: Session, table: str, ids: set) -> list[dict]:

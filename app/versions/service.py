@@ -10,7 +10,9 @@ re-render, too few would show a stale page."""
 
 from __future__ import annotations
 
-from sqlalchemy import bindparam, event, inspect, select, text
+import functools
+
+from sqlalchemy import Select, bindparam, event, inspect, select, text
 from sqlalchemy.sql import operators, visitors
 from sqlalchemy.sql.elements import BinaryExpression, BindParameter, ColumnClause
 from sqlmodel import Session, SQLModel
@@ -133,6 +135,14 @@ _BUMP = text(
 )
 
 
+@functools.cache
+def _campaigns_of(table: str) -> Select:
+    """The campaigns of a parent table's rows, built once per table (issue 37: every write of a
+    child row asked it, built anew)."""
+    rows = SQLModel.metadata.tables[table]
+    return select(rows.c.campaign_id).where(rows.c.id.in_(bindparam("ids", expanding=True)))
+
+
 @commit_steps.before_commit(commit_steps.COUNTERS)
 def _bump(session: Session) -> None:
     session.flush()  # before_commit comes before commit's own flush: count what it would write
@@ -141,8 +151,7 @@ def _bump(session: Session) -> None:
         return
     campaigns = set(touched["campaigns"]) | {-c for c in touched["maps"] if c != EVERYWHERE}
     for table, ids in touched["parents"].items():
-        rows = SQLModel.metadata.tables[PARENTS[table][1]]
-        campaigns |= set(session.execute(select(rows.c.campaign_id).where(rows.c.id.in_(sorted(ids)))).scalars())
+        campaigns |= set(session.execute(_campaigns_of(PARENTS[table][1]), {"ids": sorted(ids)}).scalars())
     if not campaigns:
         return
     for campaign_id in sorted(campaigns):

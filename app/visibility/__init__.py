@@ -223,6 +223,9 @@ def private_owner(viewer: Viewer, player_id: int | None) -> int:
     return player_id
 
 
+_PLAYER_LOCKED = select(Player.id).where(Player.id == bindparam("player_id")).with_for_update()
+
+
 def acting_player(session: Session, user: User, campaign_id: int, *, lock_player: bool = False) -> Viewer:
     """The campaign, locked, for a change a player makes to their own things while it is not
     finished; with `lock_player`, that player's row too, so their changes queue (PostgreSQL)."""
@@ -231,7 +234,7 @@ def acting_player(session: Session, user: User, campaign_id: int, *, lock_player
     if viewer.player is None:
         raise DomainError("not_a_player")
     if lock_player:
-        session.exec(select(Player.id).where(Player.id == viewer.player.id).with_for_update()).one()
+        session.exec(_PLAYER_LOCKED, params={"player_id": viewer.player.id}).one()
     return viewer
 
 

@@ -1,0 +1,45 @@
+"""Issue 37: the writes a club night is made of build none of the statements every write runs
+(the gold change, the counters of who may see it, the live event and who hears it, the
+company's lock) while they answer: checked as tests/web/test_reads_coerce_once_issue37.py
+checks the reads, by SQLAlchemy's coercions, which a statement built makes and a statement
+run makes once."""
+
+from __future__ import annotations
+
+from tests.builders.campaigns import running_campaign
+from tests.builders.companies import buy
+from tests.web.test_reads_coerce_once_issue37 import counted
+
+
+def test_issue37_a_purchase_a_sale_a_transfer_and_a_letter_build_no_statement(client, counted):
+    _gm, cid, players, _places = running_campaign(client, 2)
+    anna, borys = players
+    buy(client, cid, anna, faction="orcs")
+    url, h = f"/api/v1/campaigns/{cid}", anna["headers"]
+    writes = {
+        "a purchase": (201, lambda: client.post(f"{url}/company/models", json={"profile": "orcs.ax"}, headers=h)),
+        "a transfer": (
+            201,
+            lambda: client.post(
+                f"{url}/transfers", json={"to_player_id": borys["player_id"], "amount": 1, "note": "x"}, headers=h
+            ),
+        ),
+        "a letter": (
+            201,
+            lambda: client.post(
+                f"{url}/letters", json={"to_player_id": borys["player_id"], "subject": "s", "body": "x"}, headers=h
+            ),
+        ),
+        "a sale": (200, lambda: client.delete(f"{url}/company/models/{_a_model(client, url, h)}", headers=h)),
+    }
+    built = []
+    for name, (expected, write) in writes.items():
+        status, coerced, ran = counted.of(write)
+        assert status == expected, (name, status)
+        if coerced > ran:
+            built.append(f"{name}: {coerced} coercions for {ran} statements")
+    assert not built, "\n".join(built)
+
+
+def _a_model(client, url: str, headers: dict) -> int:
+    return client.get(f"{url}/company", headers=headers).json()["models"][-1]["id"]
