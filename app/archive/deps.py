@@ -10,8 +10,7 @@ something going out)."""
 from __future__ import annotations
 
 from fastapi import Request
-from sqlalchemy import bindparam
-from sqlmodel import Session, select
+from sqlmodel import Session
 from starlette.concurrency import run_in_threadpool
 
 from app.accounts.deps import SessionDep, api_user_optional
@@ -19,6 +18,7 @@ from app.campaigns.models import Campaign
 from app.core.db import WRITE_METHODS
 from app.core.errors import DomainError
 from app.core.routing import refused_method
+from app.core.rows import row_by_id
 from app.core.types import MAX_ID
 from app.visibility import viewer_for
 
@@ -50,11 +50,6 @@ async def refuse_finished(request: Request, session: SessionDep) -> None:
         await run_in_threadpool(_refuse_finished_write, request, session)
 
 
-# Built once: `session.get` builds its statement on each call, and every API write asks it (issue 37).
-# The campaign is loaded whole, as `session.get` loads it: the route finds it in the session.
-_CAMPAIGN = select(Campaign).where(Campaign.id == bindparam("campaign_id"))
-
-
 def _refuse_finished_write(request: Request, session: Session) -> None:
     cid = request.path_params.get("cid")
     if not (isinstance(cid, str) and cid.isdigit() and 0 < int(cid) <= MAX_ID):
@@ -63,7 +58,7 @@ def _refuse_finished_write(request: Request, session: Session) -> None:
         return  # PATCH /events/library is no event's: the route's 405 or 404, finished or not
     if (request.method, route_path(request)) in OPEN_WHEN_FINISHED:
         return
-    campaign = session.exec(_CAMPAIGN, params={"campaign_id": int(cid)}).first()
+    campaign = row_by_id(session, Campaign, int(cid))
     if campaign is None or campaign.status != "finished":
         return
     user = api_user_optional(request, session)

@@ -16,6 +16,7 @@ from app.core.errors import N_
 from app.core.forms import blank_to_none, typed, validate
 from app.core.page_actions import page_action
 from app.core.ports import Port
+from app.core.rows import row_by_id
 from app.core.template_output import written
 from app.core.templating import render
 from app.core.types import PathId, QueryRound
@@ -87,7 +88,7 @@ def battle_page(page: CampaignContext, bid: int, status_code=200, **extra):
     viewer, view = service.battle(session, actor=page.user, campaign_id=cid, battle_id=bid)
     parts = [found for found in (part(session, viewer, view) for part in battle_parts()) if found]
     me = viewer.player.id if viewer.player else None
-    event = session.get(Event, view.battle.event_id) if view.battle.event_id else None
+    event = row_by_id(session, Event, view.battle.event_id) if view.battle.event_id else None
     arrivals = service.arrivals_of(session, viewer.campaign, view.battle.round, place_id=view.battle.place_id)
     return render(
         page.request,

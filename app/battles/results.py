@@ -3,6 +3,7 @@ GM resolves or corrects it in Battles and Settlement; the chronicle tells the de
 
 from __future__ import annotations
 
+from sqlalchemy import bindparam
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -14,15 +15,19 @@ from app.campaigns.models import Campaign, Player
 from app.chronicle import service as chronicle
 from app.core.db import utcnow
 from app.core.errors import DomainError
+from app.core.rows import row_by_id
 from app.live import service as live
 from app.maps.models import Place
 from app.visibility import Viewer, require_gm, require_writable, viewer_for
+
+# Built once (issue 37: every result, confirmation and dispute asked it, built anew).
+_BATTLE_LOCKED = select(Battle.id).where(Battle.id == bindparam("battle_id")).with_for_update()
 
 
 def locked(session: Session, actor: User, campaign_id: int, battle_id: int) -> tuple[Viewer, BattleView]:
     viewer = viewer_for(session, actor, campaign_id, lock=True)
     require_writable(viewer)
-    session.exec(select(Battle.id).where(Battle.id == battle_id).with_for_update()).first()
+    session.exec(_BATTLE_LOCKED, params={"battle_id": battle_id}).first()
     found = battles_of(session, viewer.campaign, battle_ids=[battle_id])
     if not found:
         raise DomainError("not_found")
@@ -135,7 +140,7 @@ def _decide(session: Session, campaign: Campaign, battle_: Battle, status: str) 
             select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id)
         ).all()
     )
-    place = session.get(Place, battle_.place_id)
+    place = row_by_id(session, Place, battle_.place_id)
     if battle_.winners:
         winners = ", ".join(names.get(w, "?") for w in battle_.winners)
         chronicle.record(session, campaign, "battle_won", place=place.name, winners=winners, battle_id=battle_.id)

@@ -17,6 +17,7 @@ from app.companies.schemas import AssignIn, BuyItemIn, BuyModelIn, FactionIn, Mo
 from app.core.errors import N_
 from app.core.forms import blank_to_none, see_other, typed, unplaced, validate
 from app.core.page_actions import Ask, page_action
+from app.core.rows import row_by_id
 from app.core.templating import render
 from app.core.types import PathId, QueryId
 from app.gold import rules as gold_rules
@@ -154,7 +155,7 @@ def assign_item(iid: PathId, page: CampaignPage):
     def done(item):
         if item.model_id is None:
             return _back(page, N_("%(item)s is in the stash."), item=item.name)
-        model = page.session.get(CompanyModel, item.model_id)
+        model = row_by_id(page.session, CompanyModel, item.model_id)
         label = service.labels_of(page.session, [model.id]).get(model.id, "") if model else ""
         return _back(page, N_("%(item)s given to %(model)s."), item=item.name, model=label)
 

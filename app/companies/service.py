@@ -20,6 +20,7 @@ from app.companies.models import Company, CompanyItem, CompanyModel
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError, Msg
 from app.core.ports import Port
+from app.core.rows import row_by_id
 from app.gold import rules as gold_rules
 from app.gold import service as gold
 from app.visibility import Viewer, acting_player, campaign_row, gm_viewer, hidden_gold, kept, private_owner, viewer_for
@@ -229,7 +230,7 @@ def buy_model(session: Session, *, actor: User, campaign_id: int, profile_key: s
 
 
 def _own_row(session: Session, cls, row_id: int, company: Company):
-    row = session.get(cls, row_id)
+    row = row_by_id(session, cls, row_id)
     if row is None or row.company_id != company.id:
         raise DomainError("not_found")
     return row

@@ -20,6 +20,7 @@ from app.chronicle import service as chronicle
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError
 from app.core.ports import Port
+from app.core.rows import row_by_id
 from app.gold import service as gold
 from app.guilds import rules
 from app.guilds.models import Guild, GuildMember, GuildRequest
@@ -81,7 +82,7 @@ def _may_join(session: Session, campaign: Campaign, player: Player, nickname: st
     mission alliance this round."""
     current = _membership(session, player.id)
     if current is not None:
-        guild = session.get(Guild, current.guild_id)
+        guild = row_by_id(session, Guild, current.guild_id)
         founder = guild.founder_player_id == player.id
         raise refuse(
             campaign, "guild_founder_dissolve_first" if founder else "guild_member_already", nickname=nickname, name=guild.name
@@ -359,5 +360,5 @@ def _no_shared_battle(session: Session, campaign: Campaign, leaving: set[int], m
         place_of[battle_id] = place_id
     for battle_id, players in sorted(by_battle.items()):
         if players & leaving and len(players) >= 2:
-            place = session.get(Place, place_of[battle_id])
+            place = row_by_id(session, Place, place_of[battle_id])
             raise refuse(campaign, "guild_shared_battle", place=place.name if place else "?")

@@ -22,6 +22,7 @@ from app.campaigns.terms import campaign_words
 from app.core.errors import N_, DomainError
 from app.core.forms import blank_to_none, typed, unplaced, validate
 from app.core.page_actions import Ask, page_action
+from app.core.rows import row_by_id
 from app.core.templating import render, request_gettext
 from app.core.types import PathId
 from app.guilds import rules, service
@@ -87,7 +88,7 @@ def _back(page: CampaignContext, anchor: str, message: str, **params):
 
 
 def _guild_name(session, cid: int, gid: int) -> str:
-    guild = session.get(Guild, gid)
+    guild = row_by_id(session, Guild, gid)
     return guild.name if guild is not None and guild.campaign_id == cid else ""
 
 

@@ -19,6 +19,7 @@ from app.core.db import utcnow
 from app.core.errors import DomainError
 from app.core.page_head import HeadRead, kept_in_head
 from app.core.pagination import Page, paginate
+from app.core.rows import row_by_id
 from app.letters import rules
 from app.letters.models import Letter
 from app.live import service as live
@@ -178,7 +179,7 @@ def _writer(session: Session, actor: User, campaign_id: int) -> tuple[Viewer, ru
 
 def _player_of(session: Session, campaign: Campaign, player_id: int) -> Player:
     """A participant of this campaign; a player of another one is simply not found."""
-    player = session.get(Player, player_id)
+    player = row_by_id(session, Player, player_id)
     if player is None or player.campaign_id != campaign.id:
         raise DomainError("not_found")
     return player

@@ -14,6 +14,7 @@ from app.battles.models import Arrival, Battle, BattleWarband
 from app.campaigns.models import Campaign
 from app.chronicle import service as chronicle
 from app.core.errors import DomainError
+from app.core.rows import row_by_id
 from app.maps import service as maps
 from app.maps.models import Hideout, Place
 from app.movement import rules
@@ -46,7 +47,7 @@ def gathering_place(session: Session, campaign: Campaign, player_id: int, chosen
 def require_in_hideout(session: Session, campaign: Campaign, warband: Warband) -> None:
     """R9.8: a warband's roster changes only in a hideout of its player."""
     if on(campaign) and warband.location_place_id not in hideouts_of(session, warband.player_id):
-        place = session.get(Place, warband.location_place_id) if warband.location_place_id else None
+        place = row_by_id(session, Place, warband.location_place_id) if warband.location_place_id else None
         raise DomainError("warband_away", warband=warband.name, place=place.name if place else "—")
 
 

@@ -12,6 +12,7 @@ from app.campaigns.service import nicknames
 from app.companies.models import CompanyModel
 from app.core.db import saved_id, utcnow
 from app.core.errors import N_, DomainError
+from app.core.rows import row_by_id
 from app.gold import service as gold
 from app.settlement.models import Ransom
 from app.visibility import Viewer, require_writable, viewer_for, visible_ransoms
@@ -63,7 +64,7 @@ def answer(session: Session, *, actor: User, campaign_id: int, ransom_id: int, p
         raise DomainError("ransom_owner_only")
     if ransom.status != "offered":
         raise DomainError("ransom_no_offer")
-    model = session.get(CompanyModel, ransom.model_id)
+    model = row_by_id(session, CompanyModel, ransom.model_id)
     if pay:
         if ransom.price:
             # Both ledgers say whose prisoner it was and who got the gold (V12), in the reader's language.

@@ -26,6 +26,7 @@ from sqlmodel import Session, SQLModel
 from app.campaigns.models import Campaign
 from app.campaigns.rules import orders_public
 from app.core import commit_steps
+from app.core.rows import row_by_id
 from app.gold.rules import gms_see_balances, seen_by_owner_alone
 from app.versions.models import AudienceVersion
 from app.versions.rules import (
@@ -251,7 +252,7 @@ def _campaign(session: Session, campaign_id: int) -> Campaign | None:
     known = session.info.setdefault(CAMPAIGNS, {})
     if campaign_id not in known:
         with session.no_autoflush:
-            known[campaign_id] = session.get(Campaign, campaign_id)
+            known[campaign_id] = row_by_id(session, Campaign, campaign_id)
     return known[campaign_id]
 
 

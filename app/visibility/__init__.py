@@ -22,6 +22,7 @@ from app.campaigns.models import Campaign, Invitation, Player
 from app.campaigns.rules import orders_public
 from app.core.db import columns_except, read_rows, saved_id
 from app.core.errors import DomainError
+from app.core.rows import row_by_id
 from app.gold.models import LedgerEntry
 from app.gold.rules import OWNERS_ALONE, OWNERS_BEFORE_BATTLES, gms_see_balances
 from app.people.models import GameMaster
@@ -255,7 +256,7 @@ def outsider_viewer(campaign: Campaign) -> Viewer:
 
 def campaign_row(session: Session, cls, row_id: int, campaign_id: int):
     """A row of this campaign; anything else is simply not found."""
-    row = session.get(cls, row_id)
+    row = row_by_id(session, cls, row_id)
     if row is None or row.campaign_id != campaign_id:
         raise DomainError("not_found")
     return row

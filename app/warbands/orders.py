@@ -14,6 +14,7 @@ from app.campaigns.models import Campaign
 from app.catalog.catalog import Catalog
 from app.companies import service as companies
 from app.core.errors import N_, DomainError
+from app.core.rows import row_by_id
 from app.events import service as events
 from app.events.models import Event
 from app.gold import rules as gold_rules
@@ -23,8 +24,8 @@ from app.maps import service as maps
 from app.maps.models import Place
 from app.movement import service as movement
 from app.visibility import Viewer, acting_player, orders_public, require_writable, viewer_for, visible_orders
-from app.warbands import rules
-from app.warbands.models import Order, Warband, WarbandMember
+from app.warbands import reads, rules
+from app.warbands.models import Order, Warband
 from app.warbands.service import (
     current_orders,
     evaluate,
@@ -131,7 +132,7 @@ def _destination(
     mine = current_orders(session, campaign, player_id)
     event = None
     if event_id is not None:
-        event = session.get(Event, event_id)
+        event = row_by_id(session, Event, event_id)
         if event is None or event.campaign_id != campaign.id:
             raise DomainError("not_found")
         if not events.is_active(event, campaign):
@@ -140,9 +141,9 @@ def _destination(
             raise DomainError("order_blockade", title=event.title)
         if any(o.event_id == event.id for o in mine):
             raise DomainError("order_event_taken", title=event.title)
-        place = session.get(Place, event.place_id)
+        place = row_by_id(session, Place, event.place_id)
     else:
-        place = session.get(Place, place_id)
+        place = row_by_id(session, Place, place_id)
         if place is None or place.campaign_id != campaign.id:
             raise DomainError("not_found")
         if events.events_by_place(session, campaign).get(place.id):
@@ -168,7 +169,7 @@ def _require_move(session: Session, campaign: Campaign, player_id: int, warband:
 
 def _fit_members(session: Session, warband: Warband) -> list[rules.Member]:
     """R4.7: every model of a sent warband must be able to fight."""
-    links = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
+    links = list(session.exec(reads.MEMBER_IDS, params={"warband_id": warband.id}).all())
     members = list(members_of(session, links).values())
     unfit = rules.unavailable(members)
     if unfit:
@@ -209,7 +210,7 @@ def cancel(session: Session, *, actor: User, campaign_id: int, warband_id: int) 
     viewer = viewer_for(session, actor, campaign_id, lock=True)
     require_writable(viewer)
     campaign = viewer.campaign
-    warband = session.get(Warband, warband_id)
+    warband = row_by_id(session, Warband, warband_id)
     if (
         warband is None
         or warband.campaign_id != campaign.id

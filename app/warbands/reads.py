@@ -46,3 +46,14 @@ RETINUE = (
         col(CompanyModel.status).not_in(("dead", "captured")),
     )
 )
+
+# What building, changing, sending and undoing a warband ask, built once too.
+_WARBAND = bindparam("warband_id")
+MEMBER_IDS = select(WarbandMember.model_id).where(WarbandMember.warband_id == _WARBAND)
+MEMBER_LINKS = select(WarbandMember).where(WarbandMember.warband_id == _WARBAND)
+MEMBER_LINK = MEMBER_LINKS.where(WarbandMember.model_id == bindparam("model_id"))
+TAKEN = (
+    select(WarbandMember.model_id, Warband.name)
+    .join(Warband, col(Warband.id) == WarbandMember.warband_id)
+    .where(col(WarbandMember.model_id).in_(_MODEL_IDS), WarbandMember.warband_id != _WARBAND)
+)

@@ -18,6 +18,7 @@ from app.companies.models import Company, CompanyModel
 from app.companies.rules import Carried
 from app.core.db import read_rows
 from app.core.errors import DomainError, Msg
+from app.core.rows import row_by_id
 from app.movement import service as movement
 from app.visibility import OWN_ROUND_ORDERS, ROUND_ORDERS, Viewer, acting_player, kept, viewer_for
 from app.warbands import reads, rules
@@ -165,11 +166,7 @@ def _resolve(
             raise DomainError("warband_model_unknown", model_id=mid)
     members = members_of(session, model_ids)
     if model_ids:
-        taken = session.exec(
-            select(WarbandMember.model_id, Warband.name)
-            .join(Warband, Warband.id == WarbandMember.warband_id)
-            .where(WarbandMember.model_id.in_(model_ids), WarbandMember.warband_id != (warband_id or -1))
-        ).first()
+        taken = session.exec(reads.TAKEN, params={"model_ids": model_ids, "warband_id": warband_id or -1}).first()
         if taken:
             raise DomainError("warband_model_taken", model=members[taken[0]].name, warband=taken[1])
     mercenary = None
@@ -189,7 +186,7 @@ def _check(session: Session, viewer: Viewer, members, mercenary, catalog: Catalo
 
 
 def _apply(session: Session, warband: Warband, members, mercenary) -> None:
-    for link in session.exec(select(WarbandMember).where(WarbandMember.warband_id == warband.id)).all():
+    for link in session.exec(reads.MEMBER_LINKS, params={"warband_id": warband.id}).all():
         session.delete(link)
     session.flush()
     session.add_all(WarbandMember(warband_id=warband.id, model_id=m.model_id) for m in members)
@@ -246,14 +243,18 @@ def create_warband(
 
 
 def owned_warband(session: Session, viewer: Viewer, warband_id: int) -> Warband:
-    warband = session.get(Warband, warband_id)
+    warband = row_by_id(session, Warband, warband_id)
     if warband is None or warband.player_id != (viewer.player.id if viewer.player else None):
         raise DomainError("not_found")
     return warband
 
 
+# Built once (issue 37: every order sent, changed or undone asked it, built anew).
+_ORDER_OF = select(Order).where(Order.warband_id == bindparam("warband_id"), Order.round == bindparam("round"))
+
+
 def order_of(session: Session, campaign: Campaign, warband_id: int) -> Order | None:
-    return session.exec(select(Order).where(Order.warband_id == warband_id, Order.round == campaign.round)).first()
+    return session.exec(_ORDER_OF, params={"warband_id": warband_id, "round": campaign.round}).first()
 
 
 def update_warband(
@@ -276,7 +277,7 @@ def update_warband(
     if name is not None:
         warband.name = name.strip()
     if model_ids is not None or mercenary_key is not False:
-        current = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband.id)).all())
+        current = list(session.exec(reads.MEMBER_IDS, params={"warband_id": warband.id}).all())
         key = warband.mercenary_key if mercenary_key is False else mercenary_key
         # The builder posts the whole roster with a rename: only a real change needs a hideout (R9.8).
         if (model_ids is not None and set(model_ids) != set(current)) or key != warband.mercenary_key:
@@ -308,12 +309,10 @@ def take_out(session: Session, *, actor: User, campaign_id: int, warband_id: int
     if order_of(session, viewer.campaign, warband.id):
         raise DomainError("warband_frozen", warband=warband.name)
     rules.check_building(viewer.campaign.status, viewer.campaign.phase)
-    link = session.exec(
-        select(WarbandMember).where(WarbandMember.warband_id == warband.id, WarbandMember.model_id == model_id)
-    ).first()
+    link = session.exec(reads.MEMBER_LINK, params={"warband_id": warband.id, "model_id": model_id}).first()
     if link is None:
         raise DomainError("not_found")
-    model = session.get(CompanyModel, model_id)
+    model = row_by_id(session, CompanyModel, model_id)
     if model.status == "ready":
         raise DomainError("warband_take_out_fit", model=model.name)
     if model.status not in ("dead", "captured"):
@@ -338,10 +337,10 @@ def warband_to_send(session: Session, *, actor: User, campaign_id: int, warband_
 
 
 def own_warband(session: Session, player_id: int, warband_id: int) -> tuple[Warband, list[int]]:
-    warband = session.get(Warband, warband_id)
+    warband = row_by_id(session, Warband, warband_id)
     if warband is None or warband.player_id != player_id:
         raise DomainError("not_found")
-    ids = list(session.exec(select(WarbandMember.model_id).where(WarbandMember.warband_id == warband_id)).all())
+    ids = list(session.exec(reads.MEMBER_IDS, params={"warband_id": warband_id}).all())
     return warband, ids
 
 
@@ -365,7 +364,7 @@ def names_read_with(rows) -> dict[int, str]:
 def unsent_warbands(session: Session, campaign: Campaign, player_id: int) -> list[Warband]:
     """A player's warbands without an order this round."""
     sent = {o.warband_id for o in current_orders(session, campaign, player_id)}
-    rows = session.exec(select(Warband).where(Warband.player_id == player_id).order_by(Warband.id)).all()
+    rows = session.exec(reads.OWN_WARBANDS, params={"player_id": player_id}).all()
     return [w for w in rows if w.id not in sent]
 
 

@@ -6,8 +6,10 @@ run makes once."""
 
 from __future__ import annotations
 
+from tests.builders.battles import campaign_with_warbands
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import buy
+from tests.builders.rounds import to_phase
 from tests.web.test_reads_coerce_once_issue37 import counted
 
 
@@ -43,3 +45,17 @@ def test_issue37_a_purchase_a_sale_a_transfer_and_a_letter_build_no_statement(cl
 
 def _a_model(client, url: str, headers: dict) -> int:
     return client.get(f"{url}/company", headers=headers).json()["models"][-1]["id"]
+
+
+def test_issue37_an_order_sent_builds_no_statement(client, counted):
+    _gm, cid, players, places = campaign_with_warbands(client, 3)
+    to_phase(client, _gm, cid, "orders")
+
+    def send(player):
+        url = f"/api/v1/campaigns/{cid}/warbands/{player['band']['id']}/order"
+        return client.put(url, json={"place_id": places[3]["id"]}, headers=player["headers"])
+
+    assert send(players[0]).status_code == 200  # the first: the statements' first compiling
+    counted.coerced = counted.ran = 0
+    assert send(players[1]).status_code == 200
+    assert counted.coerced <= counted.ran, f"{counted.coerced} coercions for {counted.ran} statements"
