@@ -218,12 +218,14 @@ def user_for_api_token(session: Session, secret_key: str, token: str) -> tuple[U
     return (row[0], row[1]) if row else None
 
 
+# Built once (issue 37: the Account page built it on each visit).
+_LIVE_TOKENS = (
+    select(ApiToken).where(ApiToken.user_id == bindparam("user_id"), ApiToken.revoked_at.is_(None)).order_by(ApiToken.id)
+)
+
+
 def list_api_tokens(session: Session, *, user: User) -> list[ApiToken]:
-    return list(
-        session.exec(
-            select(ApiToken).where(ApiToken.user_id == user.id, ApiToken.revoked_at.is_(None)).order_by(ApiToken.id)
-        ).all()
-    )
+    return list(session.exec(_LIVE_TOKENS, params={"user_id": user.id}).all())
 
 
 def revoke_api_token(session: Session, *, user: User, token_id: int) -> None:

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-from sqlalchemy import bindparam, or_, update
+from sqlalchemy import bindparam, update
 from sqlalchemy.exc import OperationalError
 from sqlmodel import Session, select
 
@@ -28,6 +28,7 @@ from app.visibility import (
     Viewer,
     is_letter_recipient,
     letter_party,
+    readable_letters,
     require_writable,
     unread_letters_count,
     viewer_for,
@@ -64,8 +65,8 @@ def _viewer(session: Session, actor: User, campaign_id: int) -> Viewer:
 
 
 def _visible(session: Session, viewer: Viewer, letter_id: int, *, lock: bool = False) -> Letter:
-    query = visible_letters(viewer).where(Letter.id == letter_id)
-    letter = session.exec(query.with_for_update() if lock else query).first()
+    query, params = readable_letters(viewer, "one_locked" if lock else "one")
+    letter = session.exec(query, params={**params, "letter_id": letter_id}).first()
     if letter is None:
         raise DomainError("not_found")
     return letter
@@ -100,9 +101,8 @@ def thread(session: Session, *, actor: User, campaign_id: int, letter_id: int, o
     viewer = _viewer(session, actor, campaign_id)
     asked = _visible(session, viewer, letter_id)
     root = asked.thread_id or asked.id
-    rows = list(
-        session.exec(visible_letters(viewer).where(or_(Letter.thread_id == root, Letter.id == root)).order_by(Letter.id)).all()
-    )
+    query, params = readable_letters(viewer, "thread")
+    rows = list(session.exec(query, params={**params, "root": root}).all())
     result = Thread(viewer=viewer, letter=asked, letters=rows)
     if open_:
         unread = [row.id for row in rows if row.read_at is None and is_letter_recipient(viewer, row)]

@@ -12,7 +12,7 @@ from app.core.db import saved_id
 from app.gold.models import Transfer
 from app.guilds.models import Guild, GuildRequest
 from app.letters.models import Letter
-from app.visibility import Viewer, may_see_settlement, visible_alliances, visible_letters
+from app.visibility import Viewer, may_see_settlement, readable_letters, visible_alliances
 
 # Public from the moment they happen: every member may hear of them.
 LIVE_PUBLIC = {"phase", "battles", "result", "clock"}
@@ -149,7 +149,8 @@ def _live_subjects(session: Session, viewer: Viewer, by_kind: dict[str, set[int]
     found: dict[tuple[str, int], object] = {}
     me = viewer.player.id if viewer.player else None
     if by_kind.get("letter"):
-        for letter in session.exec(visible_letters(viewer).where(col(Letter.id).in_(by_kind["letter"]))).all():
+        query, params = readable_letters(viewer, "of_ids")
+        for letter in session.exec(query, params={**params, "ids": sorted(by_kind["letter"])}).all():
             found[("letter", saved_id(letter.id))] = letter
     if by_kind.get("transfer") and me is not None:
         for t in session.exec(

@@ -368,6 +368,7 @@ def hidden_entries_of(session: Session, viewer: Viewer, player_id: int) -> list[
 from app.visibility.letters import is_letter_recipient as is_letter_recipient  # noqa: E402
 from app.visibility.letters import letter_party as letter_party  # noqa: E402
 from app.visibility.letters import may_read_letter as may_read_letter  # noqa: E402
+from app.visibility.letters import readable_letters as readable_letters  # noqa: E402
 from app.visibility.letters import unread_letters_count as unread_letters_count  # noqa: E402
 from app.visibility.letters import visible_box as visible_box  # noqa: E402
 from app.visibility.letters import visible_letters as visible_letters  # noqa: E402

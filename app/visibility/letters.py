@@ -4,9 +4,11 @@ of letters starts from these."""
 
 from __future__ import annotations
 
+import functools
+from collections.abc import Callable
 from typing import TYPE_CHECKING, Any
 
-from sqlalchemy import ColumnElement, Select, bindparam, func, or_
+from sqlalchemy import ColumnElement, Integer, Select, bindparam, func, or_
 from sqlalchemy import false as _false
 from sqlalchemy.orm import Mapped
 from sqlmodel import col, select
@@ -63,6 +65,38 @@ def _box(received: bool, gms: bool) -> Listing:
 # A side's inbox and outbox, built once (issue 37: built on each visit, a box and its count
 # cost more than running them).
 _BOXES = {(received, gms): _box(received, gms) for received in (True, False) for gms in (True, False)}
+
+
+# What a read of some letters asks of the letters a viewer may read: one letter (locked or not),
+# a thread, or the letters of some ids (the live stream's).
+_USES: dict[str, Callable[[Any], Any]] = {
+    "one": lambda query: query.where(col(Letter.id) == bindparam("letter_id")),
+    "one_locked": lambda query: query.where(col(Letter.id) == bindparam("letter_id")).with_for_update(),
+    "thread": lambda query: query.where(
+        or_(col(Letter.thread_id) == bindparam("root"), col(Letter.id) == bindparam("root"))
+    ).order_by(col(Letter.id)),
+    "of_ids": lambda query: query.where(col(Letter.id).in_(bindparam("ids", expanding=True))),
+}
+
+
+@functools.cache
+def _readable(party: str, use: str) -> SelectOfScalar[Letter]:
+    """`visible_letters`, built once for each kind of party and each use (issue 37: a letter
+    read, a thread opened and every letter the live stream told of built it anew)."""
+    if party == "nobody":
+        return _USES[use](select(Letter).where(_false()))
+    gms, side = party == "game masters", bindparam("side", type_=Integer())
+    sides = or_(_side(col(Letter.to_player_id), gms, side), _side(col(Letter.from_player_id), gms, side))
+    return _USES[use](select(Letter).where(Letter.campaign_id == bindparam("campaign_id"), sides))
+
+
+def readable_letters(viewer: Viewer, use: str) -> tuple[SelectOfScalar[Letter], dict[str, Any]]:
+    """The letters this viewer may read (as `visible_letters`) for `use` ("one", "one_locked",
+    "thread", "of_ids"), as a statement built once and the viewer's parameters; the caller adds
+    the letter's id (`letter_id`), the thread's root (`root`) or the ids (`ids`)."""
+    member, me = letter_party(viewer)
+    party = "nobody" if not member else "game masters" if me is None else "player"
+    return _readable(party, use), {"campaign_id": viewer.campaign.id, "side": me}
 
 
 def visible_box(viewer: Viewer, *, received: bool) -> tuple[Listing, dict[str, Any]] | None:

@@ -103,12 +103,20 @@ def _in_battles(client):
     return g
 
 
+def _a_letter(g) -> int:
+    """A letter from player 0 to player 1: read by its parties (a letter, its thread)."""
+    r = g.post(0, "/letters", {"to_player_id": g.pid(1), "subject": "Terms", "body": "Meet at the ford."})
+    assert r.status_code == 201, r.text
+    return r.json()["id"]
+
+
 def test_issue37_the_api_reads_build_no_statement_as_they_answer(client, counted):
     g = _in_battles(client)
     bid = g.get("gm", "/battles").json()["items"][0]["id"]
+    lid = _a_letter(g)
     built = []
     for who in ("gm", 0):
-        for path in (*API_READS, f"/battles/{bid}", f"/battles/{bid}/clock", f"/battles/{bid}/photos"):
+        for path in (*API_READS, f"/battles/{bid}", f"/battles/{bid}/clock", f"/battles/{bid}/photos", f"/letters/{lid}"):
             status, coerced, ran = counted.of(lambda who=who, path=path: g.get(who, path))
             assert status in (200, 403, 404, 409), (who, path, status)
             if status == 200 and coerced > ran:
@@ -124,12 +132,14 @@ def test_issue37_the_api_reads_build_no_statement_as_they_answer(client, counted
 def test_issue37_the_campaign_pages_build_no_statement_as_they_are_drawn(client, make_client, counted):
     g = _in_battles(client)
     bid = g.get("gm", "/battles").json()["items"][0]["id"]
+    lid = _a_letter(g)
     built = []
     for nickname in ("gamemaster", "player0"):
         browser = make_client()
         login(browser, nickname)
-        for tab in (*TABS, *PAGES_BEYOND_TABS, f"/battles/{bid}"):
-            status, coerced, ran = counted.of(lambda browser=browser, tab=tab: browser.get(f"/campaigns/{g.cid}{tab}?fresh=1"))
+        pages = [f"/campaigns/{g.cid}{tab}" for tab in (*TABS, *PAGES_BEYOND_TABS, f"/battles/{bid}", f"/letters/{lid}")]
+        for path in (*pages, f"/campaigns/{g.cid}/players/{g.pid(1)}", "/", "/account"):
+            status, coerced, ran = counted.of(lambda browser=browser, path=path: browser.get(f"{path}?fresh=1"))
             if status == 200 and coerced > ran:
-                built.append(f"{nickname} {tab or '/'}: {coerced} coercions for {ran} statements")
+                built.append(f"{nickname} {path}: {coerced} coercions for {ran} statements")
     assert not built, "\n".join(built)
