@@ -5,7 +5,10 @@ time is printed (or written to `--out FILE`).
 Run: `python -m bench.profile_pages [--rounds 200] [--out /tmp/profile.txt] [--again | --revalidate]`.
 Each page is drawn every time (a query parameter of its own per request, which the page
 ignores); `--again`: loaded again unchanged (drawn again all the same, SPEC R11.2);
-`--revalidate`: the unchanged 304s, If-None-Match naming the ETag of the first load.
+`--revalidate`: the unchanged 304s, If-None-Match naming the ETag of the first load;
+`--after-change`: instead, a GM's dashboard, players' list and orders page of a 40-player round in
+Battles (`bench.large_campaign.build_round`), each drawn with nothing remembered, as
+`bench.report`'s row "drawn after a change".
 """
 
 from __future__ import annotations
@@ -32,6 +35,9 @@ from app.core.migrate import upgrade
 from app.core.settings import Settings
 from app.demo import DEMO_NAME, DEMO_PASSWORD, DEMO_PLAYERS, create_demo
 from app.main import create_app
+from app.versions import remembered
+from bench.common import GM, logged_in_gm
+from bench.large_campaign import build_round
 
 
 async def _inline(func, *args, **_kwargs):
@@ -58,11 +64,16 @@ async def _login(client: httpx.AsyncClient) -> None:
     await client.get("/")  # the login's flash message
 
 
-async def _run(app, urls: tuple[str, ...], rounds: int, revalidate: bool, again: bool) -> cProfile.Profile:
+async def _run(
+    app, urls: tuple[str, ...], rounds: int, revalidate: bool, again: bool, cookies: dict | None = None
+) -> cProfile.Profile:
+    """`cookies`: a login already made (the GM's, `--after-change`); each page then drawn with
+    nothing remembered."""
     profiler = cProfile.Profile()
     transport = httpx.ASGITransport(app=app)
-    async with httpx.AsyncClient(transport=transport, base_url="http://testserver") as client:
-        await _login(client)
+    async with httpx.AsyncClient(transport=transport, base_url="http://testserver", cookies=cookies) as client:
+        if cookies is None:
+            await _login(client)
         etags = {}
         for url in urls:  # warm-up: templates compiled, catalogs loaded
             first = await client.get(url)
@@ -71,9 +82,20 @@ async def _run(app, urls: tuple[str, ...], rounds: int, revalidate: bool, again:
         profiler.enable()
         for i in range(rounds):
             for url in urls:
+                if cookies is not None:
+                    remembered.memory.forget()  # as after a change every member sees
                 await client.get(url if again or revalidate else f"{url}?profile={i}", headers=etags[url])
         profiler.disable()
     return profiler
+
+
+def _round_as_gm():
+    """(app, the GM's cookies, the campaign's id): `bench.report`'s round of 40 players in Battles."""
+    app, client = logged_in_gm()
+    with client:
+        cid, _ = build_round(app.state.engine, gm_nickname=GM, players=40)
+        client.get("/")  # the login's flash message
+    return app, dict(client.cookies), cid
 
 
 def main() -> None:
@@ -83,17 +105,24 @@ def main() -> None:
     parser.add_argument("--lines", type=int, default=60)
     parser.add_argument("--revalidate", action="store_true", help="profile the unchanged pages' 304s")
     parser.add_argument("--again", action="store_true", help="profile unchanged pages loaded again")
+    parser.add_argument("--after-change", action="store_true", help="a GM's pages of a 40-player round, nothing remembered")
     parser.add_argument("--pstats", help="also dump the raw profile here (for pstats or snakeviz)")
     args = parser.parse_args()
-    app, cid = demo_app()
-    urls = (f"/campaigns/{cid}", f"/campaigns/{cid}/map")
+    cookies, who = None, f"player {DEMO_PLAYERS[0]}"
+    if args.after_change:
+        app, cookies, cid = _round_as_gm()
+        urls: tuple[str, ...] = (f"/campaigns/{cid}", f"/campaigns/{cid}/players", f"/campaigns/{cid}/orders")
+        who = "the GM, each drawn with nothing remembered"
+    else:
+        app, cid = demo_app()
+        urls = (f"/campaigns/{cid}", f"/campaigns/{cid}/map")
     anyio.to_thread.run_sync = _inline
-    profiler = asyncio.run(_run(app, urls, args.rounds, args.revalidate, args.again))
+    profiler = asyncio.run(_run(app, urls, args.rounds, args.revalidate, args.again, cookies))
     if args.pstats:
         profiler.dump_stats(args.pstats)
     out = io.StringIO()
     what = "304 revalidations" if args.revalidate else "unchanged loads" if args.again else "drawn rounds"
-    out.write(f"{args.rounds} {what} of {', '.join(urls)} as player {DEMO_PLAYERS[0]}\n")
+    out.write(f"{args.rounds} {what} of {', '.join(urls)} as {who}\n")
     stats = pstats.Stats(profiler, stream=out).strip_dirs().sort_stats("cumulative")
     stats.print_stats(args.lines)
     stats.sort_stats("tottime").print_stats(args.lines)
