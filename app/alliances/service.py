@@ -19,6 +19,7 @@ from app.chronicle import service as chronicle
 from app.core.db import utcnow
 from app.core.errors import N_, DomainError
 from app.core.page_head import HeadRead, kept_in_head
+from app.core.rows import row_by_id
 from app.events import service as events
 from app.events.models import Event
 from app.gold import service as gold
@@ -157,22 +158,26 @@ def _not_in_guild(session: Session, campaign: Campaign, players: dict[int, str])
             raise refuse(campaign, "alliance_guild_member", nickname=nickname)
 
 
+# Built once, for any event or for one (issue 37: every alliance made or joined, and every
+# guild founded or joined, asked it, built anew).
+_LIVE_MEMBER = (
+    select(AllianceMember.id)
+    .join(Alliance, Alliance.id == AllianceMember.alliance_id)
+    .where(
+        Alliance.campaign_id == bindparam("campaign_id"),
+        Alliance.round == bindparam("round"),
+        Alliance.status == "active",
+        AllianceMember.player_id == bindparam("player_id"),
+        AllianceMember.status == "member",
+    )
+)
+_LIVE_MEMBERS = {False: _LIVE_MEMBER, True: _LIVE_MEMBER.where(Alliance.event_id == bindparam("event_id"))}
+
+
 def _in_live_alliance(session: Session, campaign: Campaign, player_id: int, event_id: int | None = None) -> bool:
     """A member of a live mission alliance of this round (for this event, when given)."""
-    query = (
-        select(AllianceMember.id)
-        .join(Alliance, Alliance.id == AllianceMember.alliance_id)
-        .where(
-            Alliance.campaign_id == campaign.id,
-            Alliance.round == campaign.round,
-            Alliance.status == "active",
-            AllianceMember.player_id == player_id,
-            AllianceMember.status == "member",
-        )
-    )
-    if event_id is not None:
-        query = query.where(Alliance.event_id == event_id)
-    return session.exec(query).first() is not None
+    params = {"campaign_id": campaign.id, "round": campaign.round, "player_id": player_id, "event_id": event_id}
+    return session.exec(_LIVE_MEMBERS[event_id is not None], params=params).first() is not None
 
 
 def create(session: Session, *, actor: User, campaign_id: int, event_id: int, invite_player_ids: list[int]) -> Alliance:
@@ -226,15 +231,21 @@ def _pay_fee(session: Session, campaign: Campaign, player_id: int, event_title: 
     return fee
 
 
+_ALLIANCE_LOCKED = (
+    select(Alliance)
+    .where(Alliance.id == bindparam("alliance_id"), Alliance.campaign_id == bindparam("campaign_id"))
+    .with_for_update()
+)
+_MEMBER = select(AllianceMember).where(
+    AllianceMember.alliance_id == bindparam("alliance_id"), AllianceMember.player_id == bindparam("player_id")
+)
+
+
 def _membership(session: Session, campaign: Campaign, alliance_id: int, player_id: int) -> tuple[Alliance, AllianceMember]:
-    alliance = session.exec(
-        select(Alliance).where(Alliance.id == alliance_id, Alliance.campaign_id == campaign.id).with_for_update()
-    ).first()
+    alliance = session.exec(_ALLIANCE_LOCKED, params={"alliance_id": alliance_id, "campaign_id": campaign.id}).first()
     member = None
     if alliance is not None:
-        member = session.exec(
-            select(AllianceMember).where(AllianceMember.alliance_id == alliance.id, AllianceMember.player_id == player_id)
-        ).first()
+        member = session.exec(_MEMBER, params={"alliance_id": alliance.id, "player_id": player_id}).first()
     # Anybody outside the alliance is told it does not exist (R8.8).
     if alliance is None or member is None:
         raise DomainError("not_found")
@@ -253,7 +264,7 @@ def accept(session: Session, *, actor: User, campaign_id: int, alliance_id: int)
     _not_in_guild(session, campaign, {me: actor.nickname})
     if _in_live_alliance(session, campaign, me, alliance.event_id):
         raise refuse(campaign, "alliance_already_at_event", nickname=actor.nickname)
-    event = session.get(Event, alliance.event_id) if campaign.alliance_fee else None
+    event = row_by_id(session, Event, alliance.event_id) if campaign.alliance_fee else None
     fee = _pay_fee(session, campaign, me, event.title if event else "")
     member.status, member.fee, member.decided_at = "member", fee, utcnow()
     session.add(member)

@@ -7,7 +7,7 @@ from __future__ import annotations
 from collections import defaultdict
 from collections.abc import Callable
 
-from sqlalchemy import func
+from sqlalchemy import bindparam, func
 from sqlmodel import Session, select
 
 from app.accounts.models import User
@@ -57,9 +57,31 @@ def _acting(session: Session, actor: User, campaign_id: int) -> Viewer:
     return viewer
 
 
+# What founding, inviting, asking, admitting and leaving ask, built once (issue 37: built on each).
+_GUILD = select(Guild).where(Guild.id == bindparam("guild_id"), Guild.campaign_id == bindparam("campaign_id"))
+_GUILDS = {False: _GUILD, True: _GUILD.with_for_update()}
+_MEMBERS = select(GuildMember.player_id).where(GuildMember.guild_id == bindparam("guild_id")).order_by(GuildMember.id)
+_MEMBERSHIP = select(GuildMember).where(GuildMember.player_id == bindparam("player_id"))
+_NAME_TAKEN = select(Guild.id).where(
+    Guild.campaign_id == bindparam("campaign_id"), Guild.status == "active", func.lower(Guild.name) == bindparam("name")
+)
+_PENDING = (
+    select(GuildRequest)
+    .where(GuildRequest.id == bindparam("request_id"), GuildRequest.guild_id == bindparam("guild_id"))
+    .where(GuildRequest.kind == bindparam("kind"))
+    .with_for_update()
+)
+_WAITING = select(GuildRequest.id).where(
+    GuildRequest.guild_id == bindparam("guild_id"),
+    GuildRequest.player_id == bindparam("player_id"),
+    GuildRequest.status == "pending",
+)
+_OFFERS = select(GuildRequest).where(GuildRequest.player_id == bindparam("player_id"), GuildRequest.status == "pending")
+_PLAYER_LOCKED = select(Player).where(Player.id == bindparam("player_id")).with_for_update()
+
+
 def _guild(session: Session, campaign: Campaign, guild_id: int, *, lock: bool = True) -> Guild:
-    query = select(Guild).where(Guild.id == guild_id, Guild.campaign_id == campaign.id)
-    guild = session.exec(query.with_for_update() if lock else query).first()
+    guild = session.exec(_GUILDS[lock], params={"guild_id": guild_id, "campaign_id": campaign.id}).first()
     if guild is None:
         raise DomainError("not_found")
     if guild.status != "active":
@@ -68,13 +90,11 @@ def _guild(session: Session, campaign: Campaign, guild_id: int, *, lock: bool = 
 
 
 def _members(session: Session, guild_id: int) -> list[int]:
-    return list(
-        session.exec(select(GuildMember.player_id).where(GuildMember.guild_id == guild_id).order_by(GuildMember.id)).all()
-    )
+    return list(session.exec(_MEMBERS, params={"guild_id": guild_id}).all())
 
 
 def _membership(session: Session, player_id: int) -> GuildMember | None:
-    return session.exec(select(GuildMember).where(GuildMember.player_id == player_id)).first()
+    return session.exec(_MEMBERSHIP, params={"player_id": player_id}).first()
 
 
 def _may_join(session: Session, campaign: Campaign, player: Player, nickname: str) -> None:
@@ -110,9 +130,7 @@ def found(session: Session, *, actor: User, campaign_id: int, name: str) -> Guil
     campaign, player = viewer.campaign, viewer.player
     name = name.strip()
     _may_join(session, campaign, player, actor.nickname)
-    taken = session.exec(
-        select(Guild.id).where(Guild.campaign_id == campaign.id, Guild.status == "active", func.lower(Guild.name) == name.lower())
-    ).first()
+    taken = session.exec(_NAME_TAKEN, params={"campaign_id": campaign.id, "name": name.lower()}).first()
     if taken is not None:
         raise refuse(campaign, "guild_name_taken", name=name)
     guild = Guild(campaign_id=campaign.id, name=name, founder_player_id=player.id, level=1, founded_round=campaign.round)
@@ -272,11 +290,7 @@ def dissolve(session: Session, *, actor: User, campaign_id: int, guild_id: int) 
 
 
 def _pending(session: Session, campaign: Campaign, guild: Guild, request_id: int, kind: str) -> GuildRequest:
-    request = session.exec(
-        select(GuildRequest)
-        .where(GuildRequest.id == request_id, GuildRequest.guild_id == guild.id, GuildRequest.kind == kind)
-        .with_for_update()
-    ).first()
+    request = session.exec(_PENDING, params={"request_id": request_id, "guild_id": guild.id, "kind": kind}).first()
     if request is None:
         raise DomainError("not_found")
     if request.status != "pending":
@@ -285,11 +299,7 @@ def _pending(session: Session, campaign: Campaign, guild: Guild, request_id: int
 
 
 def _no_pending(session: Session, campaign: Campaign, guild: Guild, player_id: int, nickname: str) -> None:
-    found = session.exec(
-        select(GuildRequest.id).where(
-            GuildRequest.guild_id == guild.id, GuildRequest.player_id == player_id, GuildRequest.status == "pending"
-        )
-    ).first()
+    found = session.exec(_WAITING, params={"guild_id": guild.id, "player_id": player_id}).first()
     if found is not None:
         raise refuse(campaign, "guild_request_pending", nickname=nickname)
 
@@ -302,7 +312,7 @@ def _require_room(session: Session, campaign: Campaign, guild: Guild) -> None:
 def _admit(session: Session, campaign: Campaign, guild: Guild, offer: GuildRequest) -> None:
     """R8.3: the accepted player pays the entry fee, which is lost. The guild row is locked
     (and, on SQLite, the whole write), so two accepts racing for the last slot admit one."""
-    player = session.exec(select(Player).where(Player.id == offer.player_id).with_for_update()).one()
+    player = session.exec(_PLAYER_LOCKED, params={"player_id": offer.player_id}).one()
     nickname = _nickname(session, campaign, player.id)
     _may_join(session, campaign, player, nickname)
     _require_room(session, campaign, guild)
@@ -332,9 +342,7 @@ def _admit(session: Session, campaign: Campaign, guild: Guild, offer: GuildReque
 
 def _lapse_offers(session: Session, player_id: int) -> None:
     """A player who joined a guild has no other way in waiting (their paid requests lapse, unreturned)."""
-    for offer in session.exec(
-        select(GuildRequest).where(GuildRequest.player_id == player_id, GuildRequest.status == "pending")
-    ).all():
+    for offer in session.exec(_OFFERS, params={"player_id": player_id}).all():
         offer.status, offer.decided_at = "lapsed", utcnow()
         session.add(offer)
 

@@ -209,15 +209,15 @@ def remove(session: Session, *, actor: User, campaign_id: int, hook_id: int) -> 
 # --- the outbox --------------------------------------------------------------------------------
 
 
+# Built once (issue 37: every chronicle entry written asked it, built anew).
+_HOOK_KINDS = select(Webhook.id, Webhook.kinds).where(Webhook.campaign_id == bindparam("campaign_id")).order_by(Webhook.id)
+
+
 def _hooks_of(session: Session, campaign_id: int) -> list[tuple[int, list[str]]]:
     cache = session.info.setdefault(CACHE, {})
     if campaign_id not in cache:
-        cache[campaign_id] = [
-            (hid, list(kinds or []))
-            for hid, kinds in session.exec(
-                select(Webhook.id, Webhook.kinds).where(Webhook.campaign_id == campaign_id).order_by(Webhook.id)
-            ).all()
-        ]
+        rows = session.exec(_HOOK_KINDS, params={"campaign_id": campaign_id}).all()
+        cache[campaign_id] = [(hid, list(kinds or [])) for hid, kinds in rows]
     return cache[campaign_id]
 
 

@@ -1,6 +1,6 @@
 """Issue 37: the writes a club night is made of build none of the statements every write runs
 (the gold change, the counters of who may see it, the live event and who hears it, the
-company's lock) while they answer: checked as tests/web/test_reads_coerce_once_issue37.py
+company's lock), nor their own (an order, a guild, an alliance), while they answer: checked as tests/web/test_reads_coerce_once_issue37.py
 checks the reads, by SQLAlchemy's coercions, which a statement built makes and a statement
 run makes once."""
 
@@ -9,6 +9,7 @@ from __future__ import annotations
 from tests.builders.battles import campaign_with_warbands
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import buy
+from tests.builders.guilds import guild_campaign
 from tests.builders.rounds import to_phase
 from tests.web.test_reads_coerce_once_issue37 import counted
 
@@ -59,3 +60,27 @@ def test_issue37_an_order_sent_builds_no_statement(client, counted):
     counted.coerced = counted.ran = 0
     assert send(players[1]).status_code == 200
     assert counted.coerced <= counted.ran, f"{counted.coerced} coercions for {counted.ran} statements"
+
+
+def test_issue37_guild_and_alliance_writes_build_no_statement(client, counted):
+    g = guild_campaign(client, 6)
+    built = []
+
+    def measured(name: str, write):
+        counted.coerced = counted.ran = 0
+        response = write()
+        assert response.status_code in (200, 201), (name, response.text)
+        if counted.coerced > counted.ran:
+            built.append(f"{name}: {counted.coerced} coercions for {counted.ran} statements")
+        return response.json()
+
+    # Each kind of write once first (its statements' first compiling), then measured for others.
+    g.admit(0, g.found(0, "Warm")["id"], 4)
+    gid = measured("founding a guild", lambda: g.post(1, "/guilds", {"name": "Wolves"}))["id"]
+    invitation = g.invite(1, gid, 5)
+    measured("joining it", lambda: g.post(5, f"/guilds/{gid}/invitations/{invitation['id']}/accept"))
+    ford, hill = g.event(6, "Ford"), g.event(7, "Hill")
+    assert g.post(3, f"/alliances/{g.ally(2, ford, 3)['id']}/accept").status_code == 200
+    alliance = measured("an alliance", lambda: g.post(3, "/alliances", {"event_id": hill, "invite_player_ids": [g.pid(2)]}))
+    measured("joining it", lambda: g.post(2, f"/alliances/{alliance['id']}/accept"))
+    assert not built, "\n".join(built)
