@@ -97,17 +97,23 @@ def alliances(session: Session, viewer: Viewer, *, current_only: bool = False) -
 # How many alliances of this round invite this player and wait for an answer. Read with the
 # page head (app/core/page_head.py): a dashboard reads the round's alliances only when one
 # does, so that neither its work nor its timing tell of alliances others made (R8.8, R11.2).
-_INVITED_COUNT = (
-    select(func.count())
-    .select_from(AllianceMember)
-    .join(Alliance, col(Alliance.id) == AllianceMember.alliance_id)
-    .where(
+def _seats_this_round(status: str) -> tuple:
+    """A player's seats of one status in this round's live alliances, the campaign, the round
+    and the player as bind parameters."""
+    return (
         Alliance.campaign_id == bindparam("campaign_id"),
         Alliance.round == bindparam("round"),
         Alliance.status == "active",
         AllianceMember.player_id == bindparam("player_id"),
-        AllianceMember.status == "invited",
+        AllianceMember.status == status,
     )
+
+
+_INVITED_COUNT = (
+    select(func.count())
+    .select_from(AllianceMember)
+    .join(Alliance, col(Alliance.id) == AllianceMember.alliance_id)
+    .where(*_seats_this_round("invited"))
 )
 
 
@@ -161,15 +167,7 @@ def _not_in_guild(session: Session, campaign: Campaign, players: dict[int, str])
 # Built once, for any event or for one (issue 37: every alliance made or joined, and every
 # guild founded or joined, asked it, built anew).
 _LIVE_MEMBER = (
-    select(AllianceMember.id)
-    .join(Alliance, Alliance.id == AllianceMember.alliance_id)
-    .where(
-        Alliance.campaign_id == bindparam("campaign_id"),
-        Alliance.round == bindparam("round"),
-        Alliance.status == "active",
-        AllianceMember.player_id == bindparam("player_id"),
-        AllianceMember.status == "member",
-    )
+    select(AllianceMember.id).join(Alliance, Alliance.id == AllianceMember.alliance_id).where(*_seats_this_round("member"))
 )
 _LIVE_MEMBERS = {False: _LIVE_MEMBER, True: _LIVE_MEMBER.where(Alliance.event_id == bindparam("event_id"))}
 
