@@ -21,7 +21,7 @@ from app.battles.models import Battle, BattlePhoto, BattleWarband
 from app.core.errors import DomainError
 from app.core.files import write_private
 from app.core.images import clean_image
-from app.visibility import Viewer, require_writable, viewer_for
+from app.visibility import Viewer, campaign_row, require_writable, viewer_for
 
 MAX_PER_BATTLE = 20
 
@@ -42,17 +42,13 @@ def store(data: bytes, folder: Path) -> tuple[str, int, int, bool]:
 
 
 # Built once (issue 37: `session.get` and these selects were built on each call).
-_BATTLE = select(Battle).where(Battle.id == bindparam("battle_id"), Battle.campaign_id == bindparam("campaign_id"))
 _PHOTO = select(BattlePhoto).where(BattlePhoto.id == bindparam("photo_id"), BattlePhoto.battle_id == bindparam("battle_id"))
 _PLAYERS = select(BattleWarband.player_id).where(BattleWarband.battle_id == bindparam("battle_id"))
 _SAME_FILE = select(BattlePhoto.id).where(BattlePhoto.name == bindparam("name"))
 
 
 def _battle(session: Session, viewer: Viewer, battle_id: int) -> Battle:
-    battle_ = session.exec(_BATTLE, params={"battle_id": battle_id, "campaign_id": viewer.campaign_id}).first()
-    if battle_ is None:
-        raise DomainError("not_found")
-    return battle_
+    return campaign_row(session, Battle, battle_id, viewer.campaign_id)
 
 
 def _players(session: Session, battle_id: int) -> set[int]:

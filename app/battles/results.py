@@ -11,7 +11,8 @@ from app.audit import service as audit
 from app.battles import rules
 from app.battles.models import Battle, BattleConfirmation
 from app.battles.reading import GM_RESULT_PHASES, PLAYER_RESULT_PHASES, BattleView, battles_of
-from app.campaigns.models import Campaign, Player
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
 from app.chronicle import service as chronicle
 from app.core.db import utcnow
 from app.core.errors import DomainError
@@ -135,11 +136,7 @@ def _tell(session: Session, actor: User, battle_: Battle) -> None:
 def _decide(session: Session, campaign: Campaign, battle_: Battle, status: str) -> None:
     battle_.status, battle_.decided_at = status, utcnow()
     session.add(battle_)
-    names = dict(
-        session.exec(
-            select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id)
-        ).all()
-    )
+    names = campaigns.nicknames(session, campaign.id)
     place = row_by_id(session, Place, battle_.place_id)
     if battle_.winners:
         winners = ", ".join(names.get(w, "?") for w in battle_.winners)

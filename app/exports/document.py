@@ -16,7 +16,8 @@ from sqlmodel import Session, select
 
 from app.accounts.models import User
 from app.battles.photos import photos_dir
-from app.campaigns.models import Campaign, Player
+from app.campaigns import service as campaigns
+from app.campaigns.models import Campaign
 from app.exports import audit_rows, blobs
 from app.exports.parts import BY_NAME, CHILDREN, IMAGE_COLUMNS, PARTS, TOP, Part, columns, reference
 from app.gold.models import LedgerEntry
@@ -89,11 +90,7 @@ def build(session: Session, campaign: Campaign, *, scope: str, media_dir: FsPath
     def look(part: str, row_id: int) -> int | None:
         return numbers[part].get(row_id)
 
-    nicknames = dict(
-        session.exec(
-            select(Player.id, User.nickname).join(User, User.id == Player.user_id).where(Player.campaign_id == campaign.id)
-        ).all()
-    )
+    nicknames = campaigns.nicknames(session, campaign.id)
     out: dict[str, list] = {}
     under: dict[tuple[str, int], list] = defaultdict(list)  # (child part, parent number) -> rows
     for part in PARTS:

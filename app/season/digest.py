@@ -12,7 +12,7 @@ from email.message import EmailMessage
 from email.utils import formatdate, make_msgid
 
 import structlog
-from sqlalchemy import bindparam, or_, update
+from sqlalchemy import or_, update
 from sqlalchemy.engine import Engine
 from sqlmodel import Session, select
 
@@ -21,6 +21,7 @@ from app.campaigns.terms import campaign_words
 from app.core import formats
 from app.core.db import unit_of_work
 from app.core.i18n import DEFAULT_LOCALE, translations
+from app.core.rows import row_by_id
 from app.core.templating import env
 from app.season import optin, reminders, rules
 from app.season.models import DigestSubscription
@@ -50,12 +51,8 @@ def configured(settings) -> bool:
     return missing(settings) is None
 
 
-# Built once: `session.get` builds its statement on each call (issue 37).
-_SUBSCRIPTION = select(DigestSubscription).where(DigestSubscription.user_id == bindparam("user_id"))
-
-
 def subscription(session: Session, user_id: int) -> DigestSubscription | None:
-    return session.exec(_SUBSCRIPTION, params={"user_id": user_id}).first()
+    return row_by_id(session, DigestSubscription, user_id)
 
 
 def receives(row: DigestSubscription | None) -> bool:
