@@ -145,6 +145,7 @@ bench: $(BIN)/.installed
 	$(BIN)/python -m bench.suite_client
 	$(BIN)/python -m bench.wrk --database both
 	$(BIN)/python -m bench.slots --database both
+	$(BIN)/python -m bench.pinning --database both
 
 ## Club night: 200 members for 2 minutes on SQLite, then PostgreSQL with 2 workers (about 10 minutes)
 bench-load: $(BIN)/.installed

@@ -26,21 +26,27 @@ from tests.load.servers import HideoutProcess
 SECONDS = 4
 
 
-def _server(work: Path, url: str, slots: int, key: str) -> HideoutProcess:
-    (work / str(slots)).mkdir()
-    server = HideoutProcess(work / str(slots), url, workers=1, env={"HIDEOUT_SESSION_SLOTS": str(slots)}, secret_key=key)
+def _server(work: Path, url: str, side: int, env: dict, key: str) -> HideoutProcess:
+    (work / f"side-{side}").mkdir()
+    server = HideoutProcess(work / f"side-{side}", url, workers=1, env=env, secret_key=key)
     server.start()
     return server
 
 
 def compare(kind: str, default: int, other: int, pairs: int) -> list[str]:
     """One line a page: each side's median requests/s and CPU a request, and each pair's ratio."""
-    work = Path(tempfile.mkdtemp(prefix=f"hideout-slots-{kind}-"))
+    return side_by_side(kind, ({"HIDEOUT_SESSION_SLOTS": str(default)}, {"HIDEOUT_SESSION_SLOTS": str(other)}), pairs)
+
+
+def side_by_side(kind: str, envs: tuple[dict, dict], pairs: int) -> list[str]:
+    """Two servers on one demo database, each with its settings (`envs`): one line a page, as
+    `compare` says (bench/pinning.py compares a worker on one CPU the same way)."""
+    work = Path(tempfile.mkdtemp(prefix=f"hideout-sides-{kind}-"))
     lines = []
-    with database(kind, work, f"hideout_slots_{os.getpid()}") as url:
+    with database(kind, work, f"hideout_sides_{os.getpid()}") as url:
         cid = wrk._demo(url)
         key = secrets.token_urlsafe(32)
-        servers = [_server(work, url, default, key), _server(work, url, other, key)]
+        servers = [_server(work, url, side, env, key) for side, env in enumerate(envs)]
         try:
             cookie = wrk._login(servers[0].url)  # one database, one key: the cookie opens both
             script = work / "drawn.lua"

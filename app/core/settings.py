@@ -13,6 +13,7 @@ from typing import Literal
 from pydantic import Field
 from pydantic_settings import BaseSettings, SettingsConfigDict
 
+from app.core.affinity import SETTING_PATTERN
 from app.core.files import private_dir
 
 # The server's own files (templates, static files, migrations, translations, catalog data) are
@@ -81,6 +82,8 @@ class Settings(BaseSettings):
     sqlite_synchronous: Literal["FULL", "NORMAL"] = "FULL"
     # The season's scheduler and the webhook sender run inside the server (tests turn them off).
     background_jobs: bool = True
+    # Each worker's threads on a CPU of its own: "auto", a list ("2,3"), or off (app/core/affinity.py).
+    worker_cpus: str = Field(default="", pattern=SETTING_PATTERN)
     # Webhooks (issue 19): hooks may not reach private, loopback or reserved addresses unless
     # this is on (home setups, tests); a failed delivery is tried `webhook_max_attempts` times,
     # waiting `webhook_retry_seconds` and doubling; the sender also looks for due deliveries
