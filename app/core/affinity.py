@@ -74,8 +74,8 @@ def pin_threads(cpu: int) -> None:
     for task in os.listdir("/proc/self/task"):
         try:
             os.sched_setaffinity(int(task), {cpu})
-        except (ProcessLookupError, PermissionError):
-            continue  # a thread that ended meanwhile
+        except OSError:
+            continue  # a thread that ended meanwhile, or one the system keeps where it is
 
 
 def pin_worker(setting: str, var_dir: Path) -> int | None:
@@ -87,7 +87,11 @@ def pin_worker(setting: str, var_dir: Path) -> int | None:
     cpus = wanted(setting, os.sched_getaffinity(0))
     if not cpus:
         return None
-    cpu = claim(var_dir / _CLAIMS, cpus)
+    try:
+        cpu = claim(var_dir / _CLAIMS, cpus)
+    except OSError as exc:  # a var folder that takes no new file or no lock (read-only, some network mounts)
+        log.warning("worker_cpus_unclaimed", error=str(exc))
+        return None
     if cpu is None:
         log.info("worker_cpus_all_claimed", cpus=cpus)
         return None

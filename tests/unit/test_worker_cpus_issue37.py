@@ -102,3 +102,12 @@ def test_unasked_the_worker_is_left_where_the_system_runs_it(tmp_path):
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")[-2]
     assert out == f"None {sorted(os.sched_getaffinity(0))}"
     assert not (tmp_path / "cpu-claims").exists()
+
+
+@pytest.mark.skipif(not LINUX, reason="threads are pinned where the system lets a process pin them (Linux)")
+def test_a_var_folder_that_takes_no_claim_leaves_the_worker_unpinned_not_stopped(tmp_path):
+    blocked = tmp_path / "file-not-folder"
+    blocked.write_text("")  # the claims' folder cannot be made under a file
+    script = f"from app.core import affinity; from pathlib import Path; import os; print(affinity.pin_worker('auto', Path({str(blocked)!r})), sorted(os.sched_getaffinity(0)))"
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")[-2]
+    assert out == f"None {sorted(os.sched_getaffinity(0))}"
