@@ -95,6 +95,16 @@ def pin_worker(setting: str, var_dir: Path) -> int | None:
     if cpu is None:
         log.info("worker_cpus_all_claimed", cpus=cpus)
         return None
+    allowed = os.sched_getaffinity(0)
     pin_threads(cpu)
+    # A process forked from this one (gunicorn's workers of a preloaded app, a command the server
+    # runs) is not this worker: it holds no claim and runs where the system puts it.
+    os.register_at_fork(after_in_child=lambda: _unpinned(allowed))
     log.info("worker_pinned", cpu=cpu)
     return cpu
+
+
+def _unpinned(allowed: set[int]) -> None:
+    while _HELD:
+        os.close(_HELD.pop())  # the parent's claim stays the parent's
+    os.sched_setaffinity(0, allowed)

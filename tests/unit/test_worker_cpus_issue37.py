@@ -111,3 +111,27 @@ def test_a_var_folder_that_takes_no_claim_leaves_the_worker_unpinned_not_stopped
     script = f"from app.core import affinity; from pathlib import Path; import os; print(affinity.pin_worker('auto', Path({str(blocked)!r})), sorted(os.sched_getaffinity(0)))"
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")[-2]
     assert out == f"None {sorted(os.sched_getaffinity(0))}"
+
+
+@pytest.mark.skipif(not LINUX, reason="threads are pinned where the system lets a process pin them (Linux)")
+def test_a_process_forked_from_a_pinned_worker_holds_no_claim_and_runs_unpinned(tmp_path):
+    script = textwrap.dedent(
+        f"""
+        import os
+        from pathlib import Path
+        from app.core import affinity
+        allowed = sorted(os.sched_getaffinity(0))
+        cpu = affinity.pin_worker("auto", Path({str(tmp_path)!r}))
+        read, write = os.pipe()
+        child = os.fork()
+        if child == 0:
+            os.write(write, repr((sorted(os.sched_getaffinity(0)), len(affinity._HELD))).encode())
+            os._exit(0)
+        os.waitpid(child, 0)
+        print(cpu, allowed, sorted(os.sched_getaffinity(0)), os.read(read, 200).decode())
+        """
+    )
+    out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")[-2]
+    allowed = sorted(os.sched_getaffinity(0))
+    cpu = min(allowed)
+    assert out == f"{cpu} {allowed} [{cpu}] ({allowed}, 0)"
