@@ -52,8 +52,10 @@ def _saved(page: Page, path: str) -> bool:
 
 
 def _worker_ready(page: Page) -> dict:
-    """Waits for the worker to be active and to control this page; returns its registration."""
-    page.wait_for_function("() => navigator.serviceWorker.controller !== null")
+    """Waits for the worker to be active and to control this page; returns its registration.
+    Installing stores the offline page first (a request to the server): with the other browser
+    tests loading both CPUs, that once took over the default 10 s, so it gets 30."""
+    page.wait_for_function("() => navigator.serviceWorker.controller !== null", timeout=30_000)
     return page.evaluate("""navigator.serviceWorker.ready.then((r) => (
         {scope: r.scope, state: r.active && r.active.state, script: r.active && r.active.scriptURL}))""")
 
