@@ -30,7 +30,7 @@ def main(argv: list[str] | None = None) -> int:
         if kind == "postgres" and not wrk._postgres_reachable():
             print(f"PostgreSQL is not reachable at {wrk.PG_ADMIN}: its rows are skipped.")
             continue
-        for line in slots.side_by_side(kind, ({}, {"HIDEOUT_WORKER_CPUS": "auto"}), args.pairs):
+        for line in slots.side_by_side(kind, ({}, {"HIDEOUT_WORKER_CPUS": "auto"}), args.pairs, logged="worker_pinned"):
             print(line)
     return 0
 

@@ -38,15 +38,18 @@ def compare(kind: str, default: int, other: int, pairs: int) -> list[str]:
     return side_by_side(kind, ({"HIDEOUT_SESSION_SLOTS": str(default)}, {"HIDEOUT_SESSION_SLOTS": str(other)}), pairs)
 
 
-def side_by_side(kind: str, envs: tuple[dict, dict], pairs: int) -> list[str]:
+def side_by_side(kind: str, envs: tuple[dict, dict], pairs: int, logged: str | None = None) -> list[str]:
     """Two servers on one demo database, each with its settings (`envs`): one line a page, as
-    `compare` says (bench/pinning.py compares a worker on one CPU the same way)."""
+    `compare` says (bench/pinning.py compares a worker on one CPU the same way); `logged`: what
+    the second server's log says when its setting took, else a line says it did not."""
     work = Path(tempfile.mkdtemp(prefix=f"hideout-sides-{kind}-"))
     lines = []
     with database(kind, work, f"hideout_sides_{os.getpid()}") as url:
         cid = wrk._demo(url)
         key = secrets.token_urlsafe(32)
         servers = [_server(work, url, side, env, key) for side, env in enumerate(envs)]
+        if logged and logged not in servers[1].log():
+            lines.append(f"(the second server's log has no {logged}: its setting did not take, both sides run alike)")
         try:
             cookie = wrk._login(servers[0].url)  # one database, one key: the cookie opens both
             script = work / "drawn.lua"

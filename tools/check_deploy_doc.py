@@ -78,6 +78,19 @@ def settings_fields() -> dict:
 # --- env -----------------------------------------------------------------------------------
 
 
+def value_problem(name: str, value: str) -> str | None:
+    """What the server would say of `value` for the setting `name` at its start, or None."""
+    from pydantic import ValidationError
+
+    from app.core.settings import Settings
+
+    try:
+        Settings(**{name.removeprefix("HIDEOUT_").lower(): value})
+    except ValidationError as exc:
+        return exc.errors()[0]["msg"]
+    return None
+
+
 def check_env(doc: str, blocks: list[Block]) -> list[str]:
     import uvicorn
 
@@ -86,9 +99,11 @@ def check_env(doc: str, blocks: list[Block]) -> list[str]:
         if block.kind != "env":
             continue
         for line in block.text.splitlines():
-            name = line.split("=", 1)[0].strip()
+            name, _, value = (part.strip() for part in line.partition("="))
             if line.strip() and not line.startswith("#") and name not in fields:
                 errors.append(f"{block.where()}: {name} is not a setting")
+            elif line.strip() and not line.startswith("#") and (problem := value_problem(name, value)):
+                errors.append(f"{block.where()}: {name}={value} is refused: {problem}")
     for name in sorted(set(re.findall(r"HIDEOUT_[A-Z_]+", doc)) - set(fields)):
         errors.append(f"{DOC.name}: {name} is not a setting")
     for name, value in re.findall(r"`(HIDEOUT_[A-Z_]+)` \(`?([^()`]+?)`?\)", doc):

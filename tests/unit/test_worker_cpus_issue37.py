@@ -16,6 +16,11 @@ from app.core import affinity
 from app.core.settings import Settings
 
 LINUX = hasattr(os, "sched_setaffinity") and os.path.isdir("/proc/self/task")
+CLAIMS = pytest.mark.skipif(affinity.fcntl is None, reason="claims are file locks where the system has them (POSIX)")
+# Pinned or not is only seen where the process may run on more than one CPU.
+PINNING = pytest.mark.skipif(
+    not LINUX or len(os.sched_getaffinity(0)) < 2, reason="pinning is seen on Linux with two CPUs or more"
+)
 
 
 @pytest.fixture
@@ -46,6 +51,7 @@ def test_off_unless_asked():
     assert affinity.wanted(Settings().worker_cpus, {0, 1}) == []
 
 
+@CLAIMS
 def test_no_two_claims_share_a_cpu_and_a_freed_one_is_taken_again(tmp_path, held):
     folder = tmp_path / "claims"
     first = affinity.claim(folder, [4, 7])
@@ -57,6 +63,7 @@ def test_no_two_claims_share_a_cpu_and_a_freed_one_is_taken_again(tmp_path, held
     assert oct(folder.stat().st_mode & 0o777) == "0o700"
 
 
+@CLAIMS
 def test_another_process_claim_is_respected(tmp_path, held):
     folder = tmp_path / "claims"
     assert affinity.claim(folder, [0]) == 0
@@ -65,7 +72,7 @@ def test_another_process_claim_is_respected(tmp_path, held):
     assert out.strip() == "1"
 
 
-@pytest.mark.skipif(not LINUX, reason="threads are pinned where the system lets a process pin them (Linux)")
+@PINNING
 def test_every_thread_of_the_worker_is_pinned_and_later_threads_too(tmp_path):
     script = textwrap.dedent(
         f"""
@@ -113,7 +120,7 @@ def test_a_var_folder_that_takes_no_claim_leaves_the_worker_unpinned_not_stopped
     assert out == f"None {sorted(os.sched_getaffinity(0))}"
 
 
-@pytest.mark.skipif(not LINUX, reason="threads are pinned where the system lets a process pin them (Linux)")
+@PINNING
 def test_a_process_forked_from_a_pinned_worker_holds_no_claim_and_runs_unpinned(tmp_path):
     script = textwrap.dedent(
         f"""
@@ -125,13 +132,43 @@ def test_a_process_forked_from_a_pinned_worker_holds_no_claim_and_runs_unpinned(
         read, write = os.pipe()
         child = os.fork()
         if child == 0:
-            os.write(write, repr((sorted(os.sched_getaffinity(0)), len(affinity._HELD))).encode())
+            unpinned = sorted(os.sched_getaffinity(0)) == allowed
+            os.write(write, ("unpinned" if unpinned else "pinned").encode() + b"," + str(len(affinity._HELD)).encode())
             os._exit(0)
         os.waitpid(child, 0)
-        print(cpu, allowed, sorted(os.sched_getaffinity(0)), os.read(read, 200).decode())
+        print(cpu, sorted(os.sched_getaffinity(0)), os.read(read, 100).decode())
         """
     )
     out = subprocess.run([sys.executable, "-c", script], capture_output=True, text=True, check=True).stdout.split("\n")[-2]
-    allowed = sorted(os.sched_getaffinity(0))
-    cpu = min(allowed)
-    assert out == f"{cpu} {allowed} [{cpu}] ({allowed}, 0)"
+    cpu = min(os.sched_getaffinity(0))
+    assert out == f"{cpu} [{cpu}] unpinned,0"
+
+
+@PINNING
+def test_with_every_cpu_claimed_the_worker_starts_unpinned_and_takes_the_first_one_freed(tmp_path, held):
+    """A graceful restart starts the new worker while the old one still holds its CPU."""
+    cpu = min(os.sched_getaffinity(0))
+    assert affinity.claim(tmp_path / "cpu-claims", [cpu]) == cpu  # the old worker
+    script = textwrap.dedent(
+        f"""
+        import os, sys, time
+        from pathlib import Path
+        from app.core import affinity
+        affinity.ASK_EVERY = 0.05
+        print("started", affinity.pin_worker("{cpu}", Path({str(tmp_path)!r})), sorted(os.sched_getaffinity(0)), flush=True)
+        sys.stdin.readline()  # the old worker has stopped
+        deadline = time.monotonic() + 10
+        while os.sched_getaffinity(0) != {{{cpu}}} and time.monotonic() < deadline:
+            time.sleep(0.02)
+        print("then", sorted(os.sched_getaffinity(0)), flush=True)
+        """
+    )
+    child = subprocess.Popen([sys.executable, "-c", script], stdin=subprocess.PIPE, stdout=subprocess.PIPE, text=True)
+    started = next(line for line in child.stdout if line.startswith("started"))
+    assert started.strip() == f"started None {sorted(os.sched_getaffinity(0))}"
+    os.close(affinity._HELD.pop())  # the old worker stops: its CPU is freed
+    child.stdin.write("stopped\n")
+    child.stdin.flush()
+    then = next(line for line in child.stdout if line.startswith("then"))
+    child.wait(timeout=10)
+    assert then.strip() == f"then [{cpu}]"
