@@ -18,6 +18,12 @@ on a shared machine are noisy; ratios of interleaved runs much less so):
   page and its static files, then again with the ETag and the cached immutable files;
 - announcing battles for 2,000 and 4,000 warbands (300 and 600 destinations), and the ratio.
 
+The bare route's figure is mostly the test client's own work (its thread, the event loop's,
+a worker thread's), and it moves with where the kernel runs those threads: about 1.0–1.3 ms when
+they share a CPU, 1.8–2.5 ms when they are spread over two (`taskset -c 0` holds the first
+case). A page pays the same crossings on top of its own 2–3 ms of CPU, so its ratio is highest
+when the threads share a CPU: read the ratios with the bare route's figure beside them.
+
 Run: `python -m bench.report` (printed by `make bench`); `--quick` runs a small form of every
 measure (the test suite runs it so the bench cannot rot; its figures mean nothing). Read each ratio, not the times: a
 page at 2.0 costs twice the bare route in the same run; an announce ratio near 2.0 is linear.
