@@ -319,8 +319,14 @@ def set_map_image(
 # --- paths (R9.7) -------------------------------------------------------------------
 
 
+_PATHS = select(Path).where(Path.campaign_id == bindparam("campaign_id")).order_by(Path.id)
+_ENTRIES = select(Place.id, Place.parent_id).where(  # a place-map point and its parent place (R9.7)
+    Place.campaign_id == bindparam("campaign_id"), Place.entry.is_(True), Place.parent_id.is_not(None)
+)
+
+
 def paths(session: Session, campaign_id: int) -> list[Path]:
-    return list(session.exec(select(Path).where(Path.campaign_id == campaign_id).order_by(Path.id)).all())
+    return list(session.exec(_PATHS, params={"campaign_id": campaign_id}).all())
 
 
 def create_path(session: Session, *, actor: User, campaign_id: int, from_id: int, to_id: int, one_way: bool) -> Path:
@@ -390,11 +396,5 @@ def places_without_paths(session: Session, viewer: Viewer, places_: list[AnyPlac
 def path_graph(session: Session, campaign_id: int) -> dict[int, set[int]]:
     """The one-step graph of R9.7 for the whole campaign (orders use it)."""
     edges = [(p.from_place_id, p.to_place_id, p.one_way) for p in paths(session, campaign_id)]
-    entries = list(
-        session.exec(
-            select(Place.id, Place.parent_id).where(
-                Place.campaign_id == campaign_id, Place.entry.is_(True), Place.parent_id.is_not(None)
-            )
-        ).all()
-    )
+    entries = [tuple(row) for row in session.exec(_ENTRIES, params={"campaign_id": campaign_id}).all()]
     return rules.path_graph(edges, entries)

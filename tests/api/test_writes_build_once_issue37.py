@@ -6,10 +6,16 @@ run makes once."""
 
 from __future__ import annotations
 
+from sqlmodel import Session
+
+from app.campaigns.models import Campaign
+from app.movement import service as movement
+from app.warbands.models import Warband
 from tests.builders.battles import campaign_with_warbands
 from tests.builders.campaigns import running_campaign
 from tests.builders.companies import buy
 from tests.builders.guilds import guild_campaign
+from tests.builders.movement import movement_campaign
 from tests.builders.rounds import to_phase
 from tests.web.test_reads_coerce_once_issue37 import counted
 
@@ -84,3 +90,21 @@ def test_issue37_guild_and_alliance_writes_build_no_statement(client, counted):
     alliance = measured("an alliance", lambda: g.post(3, "/alliances", {"event_id": hill, "invite_player_ids": [g.pid(2)]}))
     measured("joining it", lambda: g.post(2, f"/alliances/{alliance['id']}/accept"))
     assert not built, "\n".join(built)
+
+
+def test_issue37_r9_8_r9_7_where_a_warband_may_go_and_its_players_hideouts_are_read_by_statements_built_once(
+    client, engine, counted
+):
+    """Read on every order sent and every warband built or changed with the movement module on
+    (and the paths', R9.7): each read coerces no more often than it runs statements."""
+    places = {"Ash": (10, 10, True), "Bree": (90, 90, True), "Ford": (30, 30, False)}
+    m = movement_campaign(client, paths=True, places=places, links=[("Ash", "Ford", False)])
+    band = m.band(0, "One")
+    with Session(engine) as session:
+        campaign, warband = session.get(Campaign, m.cid), session.get(Warband, band["id"])
+        movement.allowed_places(session, campaign, warband)  # the statements' first compiling
+        counted.coerced = counted.ran = 0
+        hideouts = movement.hideouts_of(session, warband.player_id)
+        moves = movement.allowed_places(session, campaign, warband)
+    assert hideouts == [m.places["Ash"]] and moves == {m.places["Ash"], m.places["Ford"]}
+    assert counted.ran and counted.coerced <= counted.ran, f"{counted.coerced} coercions for {counted.ran} statements"
