@@ -49,11 +49,17 @@ _HELD: list[int] = []
 SETTING_PATTERN = r"^\s*((?i:auto|off)|\d+(\s*,\s*\d+)*)?\s*$"
 
 
+def _asked(setting: str) -> str | None:
+    """The setting as it asks ("auto" or a list), or None for off ("" or "off")."""
+    text = setting.strip().lower()
+    return None if text in ("", "off") else text
+
+
 def wanted(setting: str, allowed: set[int]) -> list[int]:
     """The CPUs a worker may claim, in order: none ("" or "off"), every allowed one ("auto"), or
     those of a comma-separated list (as SETTING_PATTERN takes it) that the process may run on."""
-    text = setting.strip().lower()
-    if text in ("", "off"):
+    text = _asked(setting)
+    if text is None:
         return []
     if text == "auto":
         return sorted(allowed)
@@ -91,7 +97,7 @@ def pin_threads(cpu: int) -> None:
 def pin_worker(setting: str, var_dir: Path) -> int | None:
     """This worker's threads on a CPU of its own, as `setting` asks; the CPU, or None."""
     if fcntl is None or not hasattr(os, "sched_setaffinity") or not Path("/proc/self/task").is_dir():
-        if setting.strip().lower() not in ("", "off"):
+        if _asked(setting) is not None:
             log.info("worker_cpus_unsupported")
         return None
     allowed = os.sched_getaffinity(0)

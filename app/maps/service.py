@@ -396,5 +396,5 @@ def places_without_paths(session: Session, viewer: Viewer, places_: list[AnyPlac
 def path_graph(session: Session, campaign_id: int) -> dict[int, set[int]]:
     """The one-step graph of R9.7 for the whole campaign (orders use it)."""
     edges = [(p.from_place_id, p.to_place_id, p.one_way) for p in paths(session, campaign_id)]
-    entries = [tuple(row) for row in session.exec(_ENTRIES, params={"campaign_id": campaign_id}).all()]
+    entries = list(session.exec(_ENTRIES, params={"campaign_id": campaign_id}).all())
     return rules.path_graph(edges, entries)
